@@ -1,0 +1,50 @@
+#include "cli/scenario_paths.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+namespace oc {
+
+Result<std::vector<std::string>> ScenarioFiles(
+    const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      return Status::Error(fmt::format("{}: no such file or folder", path));
+    }
+    if (!fs::is_directory(status)) {
+      if (seen.insert(path).second) files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".toml") {
+        found.push_back(it->path().generic_string());
+      }
+    }
+    if (ec) {
+      return Status::Error(
+          fmt::format("{}: cannot list folder: {}", path, ec.message()));
+    }
+    if (found.empty()) {
+      return Status::Error(
+          fmt::format("{}: folder holds no scenario (*.toml) file", path));
+    }
+    std::sort(found.begin(), found.end());
+    for (std::string& f : found) {
+      if (seen.insert(f).second) files.push_back(std::move(f));
+    }
+  }
+  return files;
+}
+
+}  // namespace oc

@@ -1,0 +1,66 @@
+// The result of a search: statistics, whether it was complete, and the
+// shortest violation found of each property. Plain data; reports read it.
+
+#ifndef OUTBOX_CHECK_EXPLORER_EXPLORATION_H_
+#define OUTBOX_CHECK_EXPLORER_EXPLORATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "explorer/model_concept.h"
+
+namespace oc::explorer {
+
+struct Stats {
+  std::uint64_t states = 0;           // distinct states stored
+  std::uint64_t transitions = 0;      // successors generated, duplicates too
+  std::uint64_t terminal_states = 0;  // no successor, not bounded
+  std::uint64_t bounded_dead_ends =
+      0;               // no successor, blocked by the model's bound
+  int depth = 0;       // deepest level reached (initial = 0)
+  double seconds = 0;  // wall time; not deterministic
+};
+
+// Why a search did not cover the whole state space. A search stopped by a
+// limit may show a violation but proves nothing holds.
+enum class Stop {
+  kComplete,        // every reachable state was expanded
+  kMaxDepth,        // a state at the depth limit had successors
+  kMaxStates,       // the state limit was reached
+  kFirstViolation,  // stop_at_first_violation found one
+};
+
+// A concrete path from an initial state: states[0] is initial and
+// states[i + 1] is the successor of states[i] by actions[i].
+template <class M>
+struct Trace {
+  std::vector<typename M::State> states;
+  std::vector<typename M::Action> actions;
+  std::size_t length() const { return actions.size(); }
+};
+
+template <class M>
+struct Violation {
+  std::string property;
+  PropertyKind kind = PropertyKind::kSafety;
+  // Shortest: no path to a violation of this property is shorter. The
+  // violation is in the last state (kSafety, kAtRest) or on the last step
+  // (kTransition).
+  Trace<M> trace;
+};
+
+template <class M>
+struct Exploration {
+  Stats stats;
+  Stop stop = Stop::kComplete;
+  // At most one per property, ordered by trace length, ties by discovery
+  // order (deterministic).
+  std::vector<Violation<M>> violations;
+
+  bool complete() const { return stop == Stop::kComplete; }
+};
+
+}  // namespace oc::explorer
+
+#endif  // OUTBOX_CHECK_EXPLORER_EXPLORATION_H_

@@ -1,0 +1,87 @@
+// The visited set of a search: every distinct state once, with the parent
+// link and action that first reached it (for shortest traces).
+//
+// Invariants:
+//  - ids are dense, 0..size()-1, in insertion order;
+//  - the set holds every id exactly once and finds it by its state;
+//  - parent(id) < id for every non-initial id, and kNoParent for initial
+//    states, so walking parents always ends.
+// Not thread-safe.
+
+#ifndef OUTBOX_CHECK_EXPLORER_VISITED_SET_H_
+#define OUTBOX_CHECK_EXPLORER_VISITED_SET_H_
+
+#include <boost/unordered/unordered_flat_set.hpp>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace oc::explorer {
+
+template <class State, class Action>
+class VisitedSet {
+ public:
+  using Id = std::uint32_t;
+  static constexpr Id kNoParent = std::numeric_limits<Id>::max();
+
+  VisitedSet() : set_(0, IdHash{this}, IdEqual{this}) {}
+  VisitedSet(const VisitedSet&) = delete;
+  VisitedSet& operator=(const VisitedSet&) = delete;
+
+  // Inserts `state` unless an equal one is present. Returns its new id, or
+  // nullopt when it was already there. `fingerprint` must be the model's
+  // fingerprint of `state`. REQUIRES: parent is kNoParent or an id.
+  std::optional<Id> Insert(const State& state, std::uint64_t fingerprint,
+                           Id parent, const Action& action) {
+    if (set_.find(Probe{&state, fingerprint}) != set_.end())
+      return std::nullopt;
+    const Id id = static_cast<Id>(states_.size());
+    states_.push_back(state);
+    fingerprints_.push_back(fingerprint);
+    parents_.push_back(parent);
+    actions_.push_back(action);
+    set_.insert(id);
+    return id;
+  }
+
+  std::size_t size() const { return states_.size(); }
+  const State& state(Id id) const { return states_[id]; }
+  Id parent(Id id) const { return parents_[id]; }
+  // REQUIRES: parent(id) != kNoParent.
+  const Action& action(Id id) const { return actions_[id]; }
+
+ private:
+  struct Probe {
+    const State* state;
+    std::uint64_t fingerprint;
+  };
+  struct IdHash {
+    using is_transparent = void;
+    using is_avalanching = void;  // fingerprints are already well mixed
+    const VisitedSet* self;
+    std::size_t operator()(Id id) const { return self->fingerprints_[id]; }
+    std::size_t operator()(const Probe& p) const { return p.fingerprint; }
+  };
+  struct IdEqual {
+    using is_transparent = void;
+    const VisitedSet* self;
+    bool operator()(Id a, Id b) const { return a == b; }
+    bool operator()(const Probe& p, Id id) const { return Same(p, id); }
+    bool operator()(Id id, const Probe& p) const { return Same(p, id); }
+    bool Same(const Probe& p, Id id) const {
+      return self->fingerprints_[id] == p.fingerprint &&
+             self->states_[id] == *p.state;
+    }
+  };
+
+  std::vector<State> states_;
+  std::vector<std::uint64_t> fingerprints_;
+  std::vector<Id> parents_;
+  std::vector<Action> actions_;  // actions_[id] is unused for initial states
+  boost::unordered_flat_set<Id, IdHash, IdEqual> set_;
+};
+
+}  // namespace oc::explorer
+
+#endif  // OUTBOX_CHECK_EXPLORER_VISITED_SET_H_

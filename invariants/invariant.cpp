@@ -1,0 +1,226 @@
+#include "invariants/invariant.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "model/closest_name.h"
+
+namespace oc {
+namespace {
+
+// Calls f(group index) for every group of `family`.
+template <class F>
+bool AllGroupsOf(const OutboxModel& model, StrategyFamily family, F f) {
+  const std::vector<Group>& groups = model.config().groups;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (FamilyOf(groups[g].strategy) == family && !f(g)) return false;
+  }
+  return true;
+}
+
+const GroupEventCells& Cells(const OutboxModel& model, const State& s,
+                             std::size_t g, std::size_t e) {
+  return s.group_events[g * model.config().events.size() + e];
+}
+
+const GroupKeyCells& KeyCells(const OutboxModel& model, const State& s,
+                              std::size_t g, int key) {
+  return s.group_keys[g * static_cast<std::size_t>(model.KeyCount()) +
+                      static_cast<std::size_t>(key)];
+}
+
+// For every (group of `family`, event): pred(cells).
+template <class P>
+bool EveryGroupEvent(const OutboxModel& model, const State& s,
+                     StrategyFamily family, P pred) {
+  const std::size_t events = model.config().events.size();
+  return AllGroupsOf(model, family, [&](std::size_t g) {
+    for (std::size_t e = 0; e < events; ++e) {
+      if (!pred(Cells(model, s, g, e))) return false;
+    }
+    return true;
+  });
+}
+
+bool EffectAtMostOnce(const OutboxModel& model, const State& s) {
+  return EveryGroupEvent(
+      model, s, StrategyFamily::kCredit,
+      [](const GroupEventCells& c) { return c.effects <= 1; });
+}
+
+bool StaleCompletionRejected(const OutboxModel&, const State& s) {
+  return std::all_of(s.events.begin(), s.events.end(), [](const EventCells& e) {
+    return e.published == 0 || e.completed_token == e.token;
+  });
+}
+
+bool ProjectionMonotonic(const OutboxModel& model, const State& before,
+                         const State& after) {
+  return AllGroupsOf(model, StrategyFamily::kProjection, [&](std::size_t g) {
+    for (int k = 0; k < model.KeyCount(); ++k) {
+      if (KeyCells(model, after, g, k).version <
+          KeyCells(model, before, g, k).version) {
+        return false;
+      }
+    }
+    return true;
+  });
+}
+
+bool NotifyAtMostOnce(const OutboxModel& model, const State& s) {
+  return EveryGroupEvent(model, s, StrategyFamily::kNotification,
+                         [](const GroupEventCells& c) { return c.sent <= 1; });
+}
+
+bool EventuallyOffered(const OutboxModel&, const State& s) {
+  return std::all_of(s.events.begin(), s.events.end(), [](const EventCells& e) {
+    return e.published == 1 && e.offered >= 1;
+  });
+}
+
+bool EventuallyConsumed(const OutboxModel& model, const State& s) {
+  const Config& config = model.config();
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    const Strategy strategy = config.groups[g].strategy;
+    for (std::size_t e = 0; e < config.events.size(); ++e) {
+      const GroupEventCells& c = Cells(model, s, g, e);
+      const int key = model.KeyOf(static_cast<int>(e));
+      bool done = false;
+      switch (FamilyOf(strategy)) {
+        case StrategyFamily::kCredit:
+          done = c.effects >= 1 && (!HasInbox(strategy) || c.inbox == 1);
+          break;
+        case StrategyFamily::kNotification:
+          done = c.sent >= 1 && c.ledger == 1;
+          break;
+        case StrategyFamily::kProjection:
+          done =
+              KeyCells(model, s, g, key).version >= *config.events[e].version;
+          break;
+        case StrategyFamily::kCache:
+          done = KeyCells(model, s, g, key).fresh == 1;
+          break;
+      }
+      if (!done) return false;
+    }
+  }
+  return true;
+}
+
+bool ProjectionConverges(const OutboxModel& model, const State& s) {
+  const Config& config = model.config();
+  std::vector<std::uint16_t> highest(
+      static_cast<std::size_t>(model.KeyCount()));
+  for (std::size_t e = 0; e < config.events.size(); ++e) {
+    const int key = model.KeyOf(static_cast<int>(e));
+    highest[key] = std::max(highest[key], *config.events[e].version);
+  }
+  return AllGroupsOf(model, StrategyFamily::kProjection, [&](std::size_t g) {
+    for (int k = 0; k < model.KeyCount(); ++k) {
+      if (KeyCells(model, s, g, k).version != highest[k]) return false;
+    }
+    return true;
+  });
+}
+
+bool NotifyAtLeastOnce(const OutboxModel& model, const State& s) {
+  return EveryGroupEvent(model, s, StrategyFamily::kNotification,
+                         [](const GroupEventCells& c) { return c.sent >= 1; });
+}
+
+bool CacheConsistent(const OutboxModel& model, const State& s) {
+  return AllGroupsOf(model, StrategyFamily::kCache, [&](std::size_t g) {
+    for (int k = 0; k < model.KeyCount(); ++k) {
+      if (KeyCells(model, s, g, k).fresh == 0) return false;
+    }
+    return true;
+  });
+}
+
+constexpr Invariant kInvariants[] = {
+    {"effect_at_most_once", InvariantKind::kSafety,
+     "effects[g][e] of every credit group: at most 1 for every event",
+     StrategyFamily::kCredit, false, EffectAtMostOnce, nullptr},
+    {"stale_completion_rejected", InvariantKind::kSafety,
+     "outbox published[e], completed_token[e], token[e]: a published row was "
+     "completed with its current token",
+     std::nullopt, false, StaleCompletionRejected, nullptr},
+    {"projection_monotonic", InvariantKind::kTransition,
+     "version[g][k] of every projection group: never decreases on a step",
+     StrategyFamily::kProjection, false, nullptr, ProjectionMonotonic},
+    {"notify_at_most_once", InvariantKind::kSafety,
+     "sent[g][e] of every notification group: at most 1 for every event",
+     StrategyFamily::kNotification, false, NotifyAtMostOnce, nullptr},
+    {"eventually_offered", InvariantKind::kAtRest,
+     "outbox published[e] and broker offered[e]: at rest, every event is "
+     "published and offered at least once",
+     std::nullopt, false, EventuallyOffered, nullptr},
+    {"eventually_consumed", InvariantKind::kAtRest,
+     "every group's tables: at rest, each group committed its effect for "
+     "every event (credit: effects >= 1, and inbox = 1 with an inbox; "
+     "notification: sent >= 1 and ledger = 1; projection: version[key] >= "
+     "the event's version; cache: the key fresh)",
+     std::nullopt, true, EventuallyConsumed, nullptr},
+    {"projection_converges", InvariantKind::kAtRest,
+     "version[g][k] of every projection group: at rest, equals the highest "
+     "version of key k",
+     StrategyFamily::kProjection, false, ProjectionConverges, nullptr},
+    {"notify_at_least_once", InvariantKind::kAtRest,
+     "sent[g][e] of every notification group: at rest, at least 1 for every "
+     "event",
+     StrategyFamily::kNotification, false, NotifyAtLeastOnce, nullptr},
+    {"cache_consistent", InvariantKind::kAtRest,
+     "cache[g][k] of every cache group: at rest, every entry fresh",
+     StrategyFamily::kCache, false, CacheConsistent, nullptr},
+};
+
+std::string_view FamilyName(StrategyFamily f) {
+  switch (f) {
+    case StrategyFamily::kCredit:
+      return "credit";
+    case StrategyFamily::kProjection:
+      return "projection";
+    case StrategyFamily::kNotification:
+      return "notification";
+    case StrategyFamily::kCache:
+      return "cache";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::span<const Invariant> AllInvariants() { return kInvariants; }
+
+const Invariant* FindInvariant(std::string_view name) {
+  for (const Invariant& inv : kInvariants) {
+    if (inv.name == name) return &inv;
+  }
+  return nullptr;
+}
+
+std::string SuggestInvariant(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const Invariant& inv : kInvariants) names.push_back(inv.name);
+  return ClosestName(name, names);
+}
+
+Status CheckApplicable(const Invariant& invariant, const Config& config) {
+  if (invariant.needs_any_group && config.groups.empty()) {
+    return Status::Error(
+        fmt::format("'{}' is about consumer groups; this scenario has none",
+                    invariant.name));
+  }
+  if (!invariant.needs) return Status::Ok();
+  const bool has = std::any_of(
+      config.groups.begin(), config.groups.end(),
+      [&](const Group& g) { return FamilyOf(g.strategy) == *invariant.needs; });
+  if (has) return Status::Ok();
+  return Status::Error(
+      fmt::format("'{}' is about {} groups; this scenario has none",
+                  invariant.name, FamilyName(*invariant.needs)));
+}
+
+}  // namespace oc

@@ -1,0 +1,67 @@
+// Actions of the outbox model (MODEL.md sections 3 and 4), and their text
+// form, which is both what traces print and what pinned orders in scenario
+// files are written in:
+//
+//   claim(A, e1)  send(A)  send_ack_lost(A)  complete(A)  expire(e1)
+//   crash_relay(A)  consume(billing, 1, e1)  step(billing, 1)
+//   acknowledge(billing, 1)  ack_lost(billing, 1)  crash_consumer(billing, 1)
+//   redeliver(billing, 1)
+//
+// Relays, events and groups are named as in the Config; instances are
+// numbered from 1 within their group. FormatAction and ParseAction round-trip.
+
+#ifndef OUTBOX_CHECK_MODEL_ACTION_H_
+#define OUTBOX_CHECK_MODEL_ACTION_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "model/config.h"
+#include "model/status.h"
+
+namespace oc {
+
+enum class ActionKind : std::uint8_t {
+  kClaim,          // relay, event
+  kSend,           // relay
+  kSendAckLost,    // relay
+  kComplete,       // relay
+  kExpire,         // event
+  kCrashRelay,     // relay
+  kConsume,        // group, instance, event
+  kStep,           // group, instance
+  kAcknowledge,    // group, instance
+  kAckLost,        // group, instance
+  kCrashConsumer,  // group, instance
+  kRedeliver,      // group, instance
+};
+inline constexpr int kActionKindCount = 12;
+
+// "claim", "send_ack_lost", ...
+std::string_view ActionKindName(ActionKind kind);
+
+// One concrete action. Arguments a kind does not take are zero, so that
+// equal actions compare equal. Indices are 0-based; `instance` is the index
+// within the group.
+struct Action {
+  ActionKind kind = ActionKind::kClaim;
+  std::uint8_t relay = 0;
+  std::uint8_t event = 0;
+  std::uint8_t group = 0;
+  std::uint8_t instance = 0;
+  bool operator==(const Action&) const = default;
+};
+
+// "claim(A, e1)"; instance numbers printed from 1.
+// REQUIRES: the action's indices are within `config`.
+std::string FormatAction(const Config& config, const Action& action);
+
+// Parses the text form. Spaces around names and commas are optional. The
+// error message says what was wrong with the text ("unknown relay 'C' in
+// 'claim(C, e1)'; relays are A, B") without a file location.
+Result<Action> ParseAction(const Config& config, std::string_view text);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_MODEL_ACTION_H_

@@ -1,0 +1,182 @@
+#include "model/config.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace oc {
+namespace {
+
+struct StrategyInfo {
+  Strategy strategy;
+  std::string_view name;
+  StrategyFamily family;
+  int steps;
+  bool inbox;
+};
+
+constexpr StrategyInfo kStrategies[] = {
+    {Strategy::kCreditNaive, "credit.naive", StrategyFamily::kCredit, 1, false},
+    {Strategy::kCreditInbox, "credit.inbox", StrategyFamily::kCredit, 1, true},
+    {Strategy::kCreditCheckThenAct, "credit.check_then_act",
+     StrategyFamily::kCredit, 2, true},
+    {Strategy::kCreditEffectThenInbox, "credit.effect_then_inbox",
+     StrategyFamily::kCredit, 2, true},
+    {Strategy::kProjectionLww, "projection.lww", StrategyFamily::kProjection, 1,
+     false},
+    {Strategy::kProjectionMonotonic, "projection.monotonic",
+     StrategyFamily::kProjection, 1, false},
+    {Strategy::kNotificationLedgerThenSend, "notification.ledger_then_send",
+     StrategyFamily::kNotification, 2, false},
+    {Strategy::kNotificationSendThenLedger, "notification.send_then_ledger",
+     StrategyFamily::kNotification, 2, false},
+    {Strategy::kCacheInvalidate, "cache.invalidate", StrategyFamily::kCache, 1,
+     false},
+};
+
+const StrategyInfo& Info(Strategy s) {
+  return kStrategies[static_cast<int>(s)];
+}
+
+// Names must be printable in traces and parseable in pinned actions.
+bool IsIdentifier(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+  });
+}
+
+// `field` is how the scenario file spells the i-th name: "relays[2]" for a
+// plain list, "events[2].name" for an array of tables.
+Status CheckNames(std::string_view what, std::string_view suffix,
+                  const std::vector<std::string>& names) {
+  std::set<std::string_view> seen;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!IsIdentifier(names[i])) {
+      return Status::Error(fmt::format(
+          "{}[{}]{}: '{}' is not a valid name; use letters, digits, '_', "
+          "'-' and '.'",
+          what, i + 1, suffix, names[i]));
+    }
+    if (!seen.insert(names[i]).second) {
+      return Status::Error(fmt::format("{}[{}]{}: '{}' is used twice", what,
+                                       i + 1, suffix, names[i]));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckBudget(std::string_view field, int value) {
+  if (value < 0 || value > kMaxBudget) {
+    return Status::Error(fmt::format("faults.{}: {} is out of range 0..{}",
+                                     field, value, kMaxBudget));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string_view StrategyName(Strategy s) { return Info(s).name; }
+
+std::optional<Strategy> ParseStrategy(std::string_view name) {
+  for (const StrategyInfo& info : kStrategies) {
+    if (info.name == name) return info.strategy;
+  }
+  return std::nullopt;
+}
+
+StrategyFamily FamilyOf(Strategy s) { return Info(s).family; }
+int StepCount(Strategy s) { return Info(s).steps; }
+bool HasInbox(Strategy s) { return Info(s).inbox; }
+
+Status Validate(const Config& config) {
+  if (config.relays.empty() ||
+      config.relays.size() > static_cast<std::size_t>(kMaxRelays)) {
+    return Status::Error(fmt::format("relays: {} relays; allowed 1..{}",
+                                     config.relays.size(), kMaxRelays));
+  }
+  if (Status s = CheckNames("relays", "", config.relays); !s.ok()) return s;
+
+  if (config.events.empty() ||
+      config.events.size() > static_cast<std::size_t>(kMaxEvents)) {
+    return Status::Error(fmt::format("events: {} events; allowed 1..{}",
+                                     config.events.size(), kMaxEvents));
+  }
+  std::vector<std::string> event_names;
+  for (const Event& e : config.events) event_names.push_back(e.name);
+  if (Status s = CheckNames("events", ".name", event_names); !s.ok()) return s;
+
+  if (config.groups.size() > static_cast<std::size_t>(kMaxGroups)) {
+    return Status::Error(fmt::format("groups: {} groups; allowed 0..{}",
+                                     config.groups.size(), kMaxGroups));
+  }
+  std::vector<std::string> group_names;
+  for (const Group& g : config.groups) group_names.push_back(g.name);
+  if (Status s = CheckNames("groups", ".name", group_names); !s.ok()) return s;
+
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    const Group& group = config.groups[g];
+    if (group.instances < 1 || group.instances > kMaxInstances) {
+      return Status::Error(
+          fmt::format("groups[{}].instances: {} is out of range 1..{}", g + 1,
+                      group.instances, kMaxInstances));
+    }
+    const StrategyFamily family = FamilyOf(group.strategy);
+    if (family != StrategyFamily::kProjection &&
+        family != StrategyFamily::kCache) {
+      continue;
+    }
+    for (std::size_t e = 0; e < config.events.size(); ++e) {
+      const Event& event = config.events[e];
+      if (!event.key) {
+        return Status::Error(fmt::format(
+            "events[{}].key: event '{}' has no key, but group '{}' uses {}, "
+            "which needs a key on every event",
+            e + 1, event.name, group.name, StrategyName(group.strategy)));
+      }
+      if (family == StrategyFamily::kProjection && !event.version) {
+        return Status::Error(fmt::format(
+            "events[{}].version: event '{}' has no version, but group '{}' "
+            "uses {}, which needs a version on every event",
+            e + 1, event.name, group.name, StrategyName(group.strategy)));
+      }
+    }
+  }
+
+  const FaultBudgets& b = config.budgets;
+  for (const auto& [field, value] :
+       {std::pair<std::string_view, int>{"premature_expiries",
+                                         b.premature_expiries},
+        {"relay_crashes", b.relay_crashes},
+        {"lost_publish_acks", b.lost_publish_acks},
+        {"lost_consumer_acks", b.lost_consumer_acks},
+        {"consumer_crashes", b.consumer_crashes},
+        {"redeliveries", b.redeliveries}}) {
+    if (Status s = CheckBudget(field, value); !s.ok()) return s;
+  }
+
+  if (config.claim_bound < 0 || config.claim_bound > kMaxClaimBound) {
+    return Status::Error(fmt::format("bounds.claims: {} is out of range 1..{}",
+                                     config.claim_bound, kMaxClaimBound));
+  }
+  if (!config.lease && config.claim_bound == 0) {
+    return Status::Error(
+        "bounds.claims: required when switches.lease is false: without a "
+        "lease, relays can fence each other out forever, each claim bumping "
+        "the token");
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> Keys(const Config& config) {
+  std::vector<std::string> keys;
+  for (const Event& e : config.events) {
+    if (e.key && std::find(keys.begin(), keys.end(), *e.key) == keys.end()) {
+      keys.push_back(*e.key);
+    }
+  }
+  return keys;
+}
+
+}  // namespace oc

@@ -1,0 +1,127 @@
+// The configuration of one outbox model (MODEL.md section 1): relays, events,
+// consumer groups, switches, fault budgets and the claim bound.
+//
+// A Config is plain data. It is filled by the scenario loader (or by a test)
+// and validated once by Validate(); an OutboxModel is only ever built from a
+// Config that validated. Names are kept for printing and for parsing pinned
+// actions; the model itself works on indices.
+
+#ifndef OUTBOX_CHECK_MODEL_CONFIG_H_
+#define OUTBOX_CHECK_MODEL_CONFIG_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/status.h"
+
+namespace oc {
+
+// The nine handler strategies of MODEL.md section 5.
+enum class Strategy : std::uint8_t {
+  kCreditNaive,
+  kCreditInbox,
+  kCreditCheckThenAct,
+  kCreditEffectThenInbox,
+  kProjectionLww,
+  kProjectionMonotonic,
+  kNotificationLedgerThenSend,
+  kNotificationSendThenLedger,
+  kCacheInvalidate,
+};
+
+// What a strategy's durable effect is about; decides which tables it writes
+// and which invariants apply to its group.
+enum class StrategyFamily : std::uint8_t {
+  kCredit,
+  kProjection,
+  kNotification,
+  kCache
+};
+
+inline constexpr Strategy kAllStrategies[] = {
+    Strategy::kCreditNaive,
+    Strategy::kCreditInbox,
+    Strategy::kCreditCheckThenAct,
+    Strategy::kCreditEffectThenInbox,
+    Strategy::kProjectionLww,
+    Strategy::kProjectionMonotonic,
+    Strategy::kNotificationLedgerThenSend,
+    Strategy::kNotificationSendThenLedger,
+    Strategy::kCacheInvalidate,
+};
+
+// "credit.naive", "projection.lww", ... as written in scenario files.
+std::string_view StrategyName(Strategy s);
+std::optional<Strategy> ParseStrategy(std::string_view name);
+StrategyFamily FamilyOf(Strategy s);
+// 1 or 2 (MODEL.md section 5, column "steps").
+int StepCount(Strategy s);
+// True for the credit strategies that keep an inbox table.
+bool HasInbox(Strategy s);
+
+// One committed outbox event. `key` and `version` are required by projection
+// and cache groups; the other attributes are carried for the reader only.
+struct Event {
+  std::string name;  // "e1" unless the scenario names it
+  std::string type;  // a label, e.g. "credit"; the model does not interpret it
+  std::optional<std::string> key;
+  std::optional<std::uint16_t> version;
+  std::optional<std::string> account;
+  std::optional<std::int64_t> amount;
+  bool operator==(const Event&) const = default;
+};
+
+struct Group {
+  std::string name;
+  Strategy strategy = Strategy::kCreditNaive;
+  int instances = 1;  // K >= 1
+  bool operator==(const Group&) const = default;
+};
+
+// Remaining fault budgets are part of the state; these are the initial pools.
+struct FaultBudgets {
+  int premature_expiries = 0;  // X
+  int relay_crashes = 0;       // C
+  int lost_publish_acks = 0;   // P
+  int lost_consumer_acks = 0;  // A
+  int consumer_crashes = 0;    // Q
+  int redeliveries = 0;        // V
+  bool operator==(const FaultBudgets&) const = default;
+};
+
+struct Config {
+  std::vector<std::string> relays;  // R >= 1 names, "r1".."rR" by default
+  std::vector<Event> events;        // E >= 1
+  std::vector<Group> groups;        // G >= 0
+  bool lease = true;
+  bool fencing = true;
+  FaultBudgets budgets;
+  // claim(r, e) is enabled only while token[e] < claim_bound. 0: no bound.
+  // Required when `lease` is off (relays could fence each other forever).
+  int claim_bound = 0;
+  bool operator==(const Config&) const = default;
+};
+
+// The limits a Config must respect so that every state field fits its type.
+inline constexpr int kMaxRelays = 16;
+inline constexpr int kMaxEvents = 16;
+inline constexpr int kMaxGroups = 8;
+inline constexpr int kMaxInstances = 8;
+inline constexpr int kMaxBudget = 15;
+inline constexpr int kMaxClaimBound = 100;
+
+// Checks sizes, unique names, required event attributes and the claim bound
+// rule. The message names the offending field in scenario-file terms
+// ("groups[1].instances", "bounds.claims"), without a file location.
+Status Validate(const Config& config);
+
+// The distinct keys of the events, in order of first appearance. Projection
+// and cache tables are indexed by position in this list.
+std::vector<std::string> Keys(const Config& config);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_MODEL_CONFIG_H_

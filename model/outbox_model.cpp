@@ -1,0 +1,488 @@
+#include "model/outbox_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+
+namespace oc {
+
+// Why an action is not enabled. The first failing condition in MODEL.md's
+// column order wins, so kClaimBound means "enabled but for the bound".
+enum class OutboxModel::Guard : std::uint8_t {
+  kEnabled,
+  kRelayNotIdle,
+  kAlreadyPublished,
+  kLeaseActive,
+  kClaimBound,
+  kRelayNotClaimed,
+  kRelayNotSent,
+  kRelayIdle,
+  kNoPublishAckBudget,
+  kNoRelayCrashBudget,
+  kLeaseNotActive,
+  kLeaseHeld,
+  kInstanceNotIdle,
+  kNoCopyReady,
+  kInstanceNotMidway,
+  kInstanceNotHolding,
+  kNoConsumerAckBudget,
+  kNoConsumerCrashBudget,
+  kNoRedeliveryBudget,
+};
+
+namespace {
+
+std::string_view LeaseName(Lease l) {
+  switch (l) {
+    case Lease::kNone:
+      return "none";
+    case Lease::kActive:
+      return "active";
+    case Lease::kExpired:
+      return "expired";
+  }
+  return "?";
+}
+
+// Some relay still holds event e with its current token: the lease is not
+// orphaned, so its expiry is premature.
+bool LeaseHeld(const State& s, int e) {
+  return std::any_of(s.relays.begin(), s.relays.end(),
+                     [&](const RelayCells& r) {
+                       return r.phase != RelayPhase::kIdle &&
+                              r.event == e + 1 && r.token == s.events[e].token;
+                     });
+}
+
+}  // namespace
+
+OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
+  assert(Validate(config_).ok());
+  keys_ = Keys(config_);
+  for (const Event& e : config_.events) {
+    if (!e.key) {
+      key_of_.push_back(-1);
+      continue;
+    }
+    key_of_.push_back(static_cast<int>(
+        std::find(keys_.begin(), keys_.end(), *e.key) - keys_.begin()));
+  }
+  for (const Group& g : config_.groups) {
+    first_instance_.push_back(instance_count_);
+    instance_count_ += g.instances;
+  }
+}
+
+std::vector<State> OutboxModel::InitialStates() const {
+  const std::size_t events = config_.events.size();
+  const std::size_t groups = config_.groups.size();
+  State s;
+  s.events.resize(events);
+  s.relays.resize(config_.relays.size());
+  s.instances.resize(static_cast<std::size_t>(instance_count_));
+  s.group_events.resize(groups * events);
+  s.group_keys.resize(groups * keys_.size());
+  const FaultBudgets& b = config_.budgets;
+  s.budgets = Budgets{
+      static_cast<std::uint8_t>(b.premature_expiries),
+      static_cast<std::uint8_t>(b.relay_crashes),
+      static_cast<std::uint8_t>(b.lost_publish_acks),
+      static_cast<std::uint8_t>(b.lost_consumer_acks),
+      static_cast<std::uint8_t>(b.consumer_crashes),
+      static_cast<std::uint8_t>(b.redeliveries),
+  };
+  return {s};
+}
+
+OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
+  const std::size_t events = config_.events.size();
+  switch (a.kind) {
+    case ActionKind::kClaim: {
+      const EventCells& row = s.events[a.event];
+      if (s.relays[a.relay].phase != RelayPhase::kIdle) {
+        return Guard::kRelayNotIdle;
+      }
+      if (row.published) return Guard::kAlreadyPublished;
+      if (config_.lease && row.lease == Lease::kActive) {
+        return Guard::kLeaseActive;
+      }
+      if (config_.claim_bound > 0 && row.token >= config_.claim_bound) {
+        return Guard::kClaimBound;
+      }
+      return Guard::kEnabled;
+    }
+    case ActionKind::kSend:
+      return s.relays[a.relay].phase == RelayPhase::kClaimed
+                 ? Guard::kEnabled
+                 : Guard::kRelayNotClaimed;
+    case ActionKind::kSendAckLost:
+      if (s.relays[a.relay].phase != RelayPhase::kClaimed) {
+        return Guard::kRelayNotClaimed;
+      }
+      return s.budgets.lost_publish_acks > 0 ? Guard::kEnabled
+                                             : Guard::kNoPublishAckBudget;
+    case ActionKind::kComplete:
+      return s.relays[a.relay].phase == RelayPhase::kSent
+                 ? Guard::kEnabled
+                 : Guard::kRelayNotSent;
+    case ActionKind::kExpire: {
+      const EventCells& row = s.events[a.event];
+      if (row.lease != Lease::kActive) return Guard::kLeaseNotActive;
+      if (row.published) return Guard::kAlreadyPublished;
+      const bool held = LeaseHeld(s, a.event);
+      if (held && s.budgets.premature_expiries == 0) return Guard::kLeaseHeld;
+      return Guard::kEnabled;
+    }
+    case ActionKind::kCrashRelay:
+      if (s.relays[a.relay].phase == RelayPhase::kIdle)
+        return Guard::kRelayIdle;
+      return s.budgets.relay_crashes > 0 ? Guard::kEnabled
+                                         : Guard::kNoRelayCrashBudget;
+    case ActionKind::kConsume: {
+      const InstanceCells& inst =
+          s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
+                      a.instance];
+      if (inst.phase != InstancePhase::kIdle) return Guard::kInstanceNotIdle;
+      return s.group_events[a.group * events + a.event].ready > 0
+                 ? Guard::kEnabled
+                 : Guard::kNoCopyReady;
+    }
+    case ActionKind::kStep:
+    case ActionKind::kCrashConsumer:
+    case ActionKind::kRedeliver: {
+      const InstanceCells& inst =
+          s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
+                      a.instance];
+      if (inst.phase != InstancePhase::kMidway) {
+        return Guard::kInstanceNotMidway;
+      }
+      if (a.kind == ActionKind::kCrashConsumer &&
+          s.budgets.consumer_crashes == 0) {
+        return Guard::kNoConsumerCrashBudget;
+      }
+      if (a.kind == ActionKind::kRedeliver && s.budgets.redeliveries == 0) {
+        return Guard::kNoRedeliveryBudget;
+      }
+      return Guard::kEnabled;
+    }
+    case ActionKind::kAcknowledge:
+    case ActionKind::kAckLost: {
+      const InstanceCells& inst =
+          s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
+                      a.instance];
+      if (inst.phase != InstancePhase::kHolding) {
+        return Guard::kInstanceNotHolding;
+      }
+      if (a.kind == ActionKind::kAckLost && s.budgets.lost_consumer_acks == 0) {
+        return Guard::kNoConsumerAckBudget;
+      }
+      return Guard::kEnabled;
+    }
+  }
+  return Guard::kEnabled;
+}
+
+void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
+                                  int step) const {
+  const std::size_t events = config_.events.size();
+  GroupEventCells& cells = s.group_events[group * events + event];
+  InstanceCells& inst = s.instances[FirstInstance(group) + instance];
+  const int key = key_of_[event];
+  GroupKeyCells* key_cells =
+      key < 0 ? nullptr : &s.group_keys[group * keys_.size() + key];
+  switch (config_.groups[group].strategy) {
+    case Strategy::kCreditNaive:
+      cells.effects += 1;
+      break;
+    case Strategy::kCreditInbox:
+      // INSERT ... ON CONFLICT DO NOTHING, then the effect only if a row
+      // was inserted, in one transaction.
+      if (cells.inbox == 0) {
+        cells.inbox = 1;
+        cells.effects += 1;
+      }
+      break;
+    case Strategy::kCreditCheckThenAct:
+      if (step == 0) {
+        inst.memo = cells.inbox;  // what the read saw
+      } else if (inst.memo == 0) {
+        cells.effects += 1;
+        cells.inbox = 1;
+      }
+      break;
+    case Strategy::kCreditEffectThenInbox:
+      if (step == 0) {
+        if (cells.inbox == 0) cells.effects += 1;
+      } else {
+        cells.inbox = 1;
+      }
+      break;
+    case Strategy::kProjectionLww:
+      key_cells->version = *config_.events[event].version;
+      break;
+    case Strategy::kProjectionMonotonic:
+      key_cells->version =
+          std::max(key_cells->version, *config_.events[event].version);
+      break;
+    case Strategy::kNotificationLedgerThenSend:
+      if (step == 0) {
+        inst.memo = cells.ledger == 0 ? 1 : 0;  // was the row new?
+        cells.ledger = 1;
+      } else if (inst.memo == 1) {
+        cells.sent += 1;
+      }
+      break;
+    case Strategy::kNotificationSendThenLedger:
+      if (step == 0) {
+        if (cells.ledger == 0) cells.sent += 1;
+      } else {
+        cells.ledger = 1;
+      }
+      break;
+    case Strategy::kCacheInvalidate:
+      key_cells->fresh = 1;
+      break;
+  }
+}
+
+State OutboxModel::Effect(const State& before, const Action& a) const {
+  const std::size_t events = config_.events.size();
+  State s = before;
+  switch (a.kind) {
+    case ActionKind::kClaim: {
+      EventCells& row = s.events[a.event];
+      row.token += 1;
+      row.owner = a.relay + 1;
+      if (config_.lease) row.lease = Lease::kActive;
+      s.relays[a.relay] =
+          RelayCells{RelayPhase::kClaimed,
+                     static_cast<std::uint8_t>(a.event + 1), row.token};
+      break;
+    }
+    case ActionKind::kSend:
+    case ActionKind::kSendAckLost: {
+      RelayCells& relay = s.relays[a.relay];
+      const int e = relay.event - 1;
+      s.events[e].offered += 1;
+      for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+        s.group_events[g * events + e].ready += 1;
+      }
+      if (a.kind == ActionKind::kSend) {
+        relay.phase = RelayPhase::kSent;
+      } else {
+        s.budgets.lost_publish_acks -= 1;  // stays claimed, will send again
+      }
+      break;
+    }
+    case ActionKind::kComplete: {
+      RelayCells& relay = s.relays[a.relay];
+      EventCells& row = s.events[relay.event - 1];
+      const bool fenced_in = !config_.fencing || (row.owner == a.relay + 1 &&
+                                                  row.token == relay.token);
+      if (row.published == 0 && fenced_in) {
+        row.published = 1;
+        row.completed_token = relay.token;
+      }
+      relay = RelayCells{};  // zero rows updated or not, the relay is idle
+      break;
+    }
+    case ActionKind::kExpire: {
+      EventCells& row = s.events[a.event];
+      const bool held = LeaseHeld(s, a.event);
+      row.lease = Lease::kExpired;
+      if (held) s.budgets.premature_expiries -= 1;
+      break;
+    }
+    case ActionKind::kCrashRelay:
+      s.relays[a.relay] = RelayCells{};  // its lease stays until it expires
+      s.budgets.relay_crashes -= 1;
+      break;
+    case ActionKind::kConsume: {
+      s.group_events[a.group * events + a.event].ready -= 1;
+      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      inst.event = a.event + 1;
+      RunStrategyStep(s, a.group, a.instance, a.event, 0);
+      inst.phase = StepCount(config_.groups[a.group].strategy) == 1
+                       ? InstancePhase::kHolding
+                       : InstancePhase::kMidway;
+      break;
+    }
+    case ActionKind::kStep: {
+      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      RunStrategyStep(s, a.group, a.instance, inst.event - 1, 1);
+      inst.phase = InstancePhase::kHolding;
+      inst.memo = 0;  // private data means nothing once done
+      break;
+    }
+    case ActionKind::kAcknowledge:
+      s.instances[FirstInstance(a.group) + a.instance] = InstanceCells{};
+      break;
+    case ActionKind::kAckLost:
+    case ActionKind::kCrashConsumer: {
+      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      s.group_events[a.group * events + (inst.event - 1)].ready += 1;
+      inst = InstanceCells{};
+      if (a.kind == ActionKind::kAckLost) {
+        s.budgets.lost_consumer_acks -= 1;
+      } else {
+        s.budgets.consumer_crashes -= 1;
+      }
+      break;
+    }
+    case ActionKind::kRedeliver: {
+      const InstanceCells& inst =
+          s.instances[FirstInstance(a.group) + a.instance];
+      s.group_events[a.group * events + (inst.event - 1)].ready += 1;
+      s.budgets.redeliveries -= 1;  // the instance goes on
+      break;
+    }
+  }
+  return s;
+}
+
+void OutboxModel::Successors(const State& s,
+                             std::vector<std::pair<Action, State>>& out) const {
+  auto offer = [&](const Action& a) {
+    if (Check(s, a) == Guard::kEnabled) out.emplace_back(a, Effect(s, a));
+  };
+  const auto events = static_cast<std::uint8_t>(config_.events.size());
+  for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
+    for (std::uint8_t e = 0; e < events; ++e) {
+      offer(Action{ActionKind::kClaim, r, e, 0, 0});
+    }
+    offer(Action{ActionKind::kSend, r, 0, 0, 0});
+    offer(Action{ActionKind::kSendAckLost, r, 0, 0, 0});
+    offer(Action{ActionKind::kComplete, r, 0, 0, 0});
+    offer(Action{ActionKind::kCrashRelay, r, 0, 0, 0});
+  }
+  for (std::uint8_t e = 0; e < events; ++e) {
+    offer(Action{ActionKind::kExpire, 0, e, 0, 0});
+  }
+  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+    for (int i = 0; i < config_.groups[g].instances; ++i) {
+      const auto inst = static_cast<std::uint8_t>(i);
+      for (std::uint8_t e = 0; e < events; ++e) {
+        offer(Action{ActionKind::kConsume, 0, e, g, inst});
+      }
+      for (ActionKind k :
+           {ActionKind::kStep, ActionKind::kAcknowledge, ActionKind::kAckLost,
+            ActionKind::kCrashConsumer, ActionKind::kRedeliver}) {
+        offer(Action{k, 0, 0, g, inst});
+      }
+    }
+  }
+}
+
+bool OutboxModel::BlockedByBound(const State& s) const {
+  if (config_.claim_bound == 0) return false;
+  for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
+    for (std::uint8_t e = 0; e < config_.events.size(); ++e) {
+      if (Check(s, Action{ActionKind::kClaim, r, e, 0, 0}) ==
+          Guard::kClaimBound) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
+                                                    const Action& a) const {
+  const Guard guard = Check(s, a);
+  if (guard == Guard::kEnabled) return std::nullopt;
+  auto relay_text = [&](int r) {
+    const RelayCells& relay = s.relays[r];
+    const std::string& name = config_.relays[r];
+    switch (relay.phase) {
+      case RelayPhase::kIdle:
+        return fmt::format("relay {} is idle", name);
+      case RelayPhase::kClaimed:
+        return fmt::format("relay {} is claimed({}, token {})", name,
+                           config_.events[relay.event - 1].name, relay.token);
+      case RelayPhase::kSent:
+        return fmt::format("relay {} is sent({}, token {})", name,
+                           config_.events[relay.event - 1].name, relay.token);
+    }
+    return std::string();
+  };
+  auto instance_text = [&]() {
+    const InstanceCells& inst =
+        s.instances[FirstInstance(a.group) + a.instance];
+    const std::string who =
+        fmt::format("instance {} of group {}", a.instance + 1,
+                    config_.groups[a.group].name);
+    switch (inst.phase) {
+      case InstancePhase::kIdle:
+        return who + " is idle";
+      case InstancePhase::kHolding:
+        return fmt::format("{} is holding({})", who,
+                           config_.events[inst.event - 1].name);
+      case InstancePhase::kMidway:
+        return fmt::format("{} is midway({})", who,
+                           config_.events[inst.event - 1].name);
+    }
+    return std::string();
+  };
+  const std::string& event_name = config_.events[a.event].name;
+  switch (guard) {
+    case Guard::kEnabled:
+      break;
+    case Guard::kRelayNotIdle:
+      return relay_text(a.relay) + ", not idle";
+    case Guard::kAlreadyPublished:
+      return fmt::format("event {} is already published", event_name);
+    case Guard::kLeaseActive:
+      return fmt::format("the lease of event {} is active (token {}, owner {})",
+                         event_name, s.events[a.event].token,
+                         config_.relays[s.events[a.event].owner - 1]);
+    case Guard::kClaimBound:
+      return fmt::format("event {} has token {}, the claim bound", event_name,
+                         s.events[a.event].token);
+    case Guard::kRelayNotClaimed:
+      return relay_text(a.relay) + ", not claimed";
+    case Guard::kRelayNotSent:
+      return relay_text(a.relay) + ", not sent";
+    case Guard::kRelayIdle:
+      return relay_text(a.relay) + "; there is nothing to crash";
+    case Guard::kNoPublishAckBudget:
+      return std::string(
+          "no lost publish acknowledgement is left in the budget");
+    case Guard::kNoRelayCrashBudget:
+      return std::string("no relay crash is left in the budget");
+    case Guard::kLeaseNotActive:
+      return fmt::format("the lease of event {} is {}, not active", event_name,
+                         LeaseName(s.events[a.event].lease));
+    case Guard::kLeaseHeld:
+      return fmt::format(
+          "the lease of event {} is held by a working relay and no premature "
+          "expiry is left in the budget",
+          event_name);
+    case Guard::kInstanceNotIdle:
+      return instance_text() + ", not idle";
+    case Guard::kNoCopyReady:
+      return fmt::format("no copy of {} is ready for group {}", event_name,
+                         config_.groups[a.group].name);
+    case Guard::kInstanceNotMidway:
+      return instance_text() + ", not midway";
+    case Guard::kInstanceNotHolding:
+      return instance_text() + ", not holding";
+    case Guard::kNoConsumerAckBudget:
+      return std::string(
+          "no lost consumer acknowledgement is left in the budget");
+    case Guard::kNoConsumerCrashBudget:
+      return std::string("no consumer crash is left in the budget");
+    case Guard::kNoRedeliveryBudget:
+      return std::string("no broker redelivery is left in the budget");
+  }
+  return std::nullopt;
+}
+
+Result<State> OutboxModel::Apply(const State& s, const Action& a) const {
+  if (std::optional<std::string> why = WhyDisabled(s, a)) {
+    return Status::Error(*why);
+  }
+  return Effect(s, a);
+}
+
+}  // namespace oc

@@ -1,0 +1,91 @@
+// The outbox / relay / broker / consumer model of MODEL.md sections 1-5.
+//
+// An OutboxModel is immutable once built and thread-compatible: every member
+// is const and deterministic, so the same state always yields the same
+// successors in the same order. It knows nothing of search; it offers what a
+// generic explorer needs (InitialStates, Successors, BlockedByBound,
+// Fingerprint) and what a replay needs (WhyDisabled, Apply).
+//
+// Successor order, which fixes which of several shortest traces a
+// breadth-first search reports: for each relay in order, claim(r, e) for each
+// event, send, send_ack_lost, complete, crash_relay; then expire(e) for each
+// event; then for each group and instance in order, consume(g, i, e) for each
+// event, step, acknowledge, ack_lost, crash_consumer, redeliver.
+
+#ifndef OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
+#define OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/action.h"
+#include "model/config.h"
+#include "model/state.h"
+#include "model/status.h"
+
+namespace oc {
+
+class OutboxModel {
+ public:
+  using State = oc::State;
+  using Action = oc::Action;
+
+  // REQUIRES: Validate(config).ok().
+  explicit OutboxModel(Config config);
+
+  const Config& config() const { return config_; }
+
+  // The one initial state: nothing claimed, published, offered or consumed;
+  // every cache entry stale; budgets full.
+  std::vector<State> InitialStates() const;
+
+  // Appends (action, successor) for every enabled action of `s`, in the
+  // order documented above. Does not clear `out`.
+  void Successors(const State& s,
+                  std::vector<std::pair<Action, State>>& out) const;
+
+  // True when some claim(r, e) is disabled only because token[e] reached
+  // the claim bound. Such a state, if it has no successors, is a bounded
+  // dead end rather than a terminal state.
+  bool BlockedByBound(const State& s) const;
+
+  std::uint64_t Fingerprint(const State& s) const { return oc::Fingerprint(s); }
+
+  // nullopt when `a` is enabled in `s`; otherwise why not, in words
+  // ("relay A is claimed(e1, token 1), not idle").
+  // REQUIRES: the indices of `a` are within the config.
+  std::optional<std::string> WhyDisabled(const State& s, const Action& a) const;
+
+  // The successor of `s` by `a`, or why `a` is not enabled.
+  Result<State> Apply(const State& s, const Action& a) const;
+
+  // Index of group g's first instance in State::instances.
+  int FirstInstance(int group) const { return first_instance_[group]; }
+  int KeyCount() const { return static_cast<int>(keys_.size()); }
+  // Index into Keys(config) of event e's key, or -1 if it has none.
+  int KeyOf(int event) const { return key_of_[event]; }
+
+ private:
+  enum class Guard : std::uint8_t;
+
+  Guard Check(const State& s, const Action& a) const;
+  // REQUIRES: Check(s, a) == Guard::kEnabled.
+  State Effect(const State& s, const Action& a) const;
+  // Runs step `step` (0 or 1) of group's strategy for `event`, as one
+  // transaction on the group's tables and the instance's private data.
+  void RunStrategyStep(State& s, int group, int instance, int event,
+                       int step) const;
+
+  Config config_;
+  std::vector<std::string> keys_;
+  std::vector<int> key_of_;
+  std::vector<int> first_instance_;
+  int instance_count_ = 0;
+};
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_

@@ -1,0 +1,75 @@
+#include "model/state.h"
+
+namespace oc {
+namespace {
+
+// A fixed word-at-a-time hash: each value is mixed in as a 64-bit word, and
+// the result goes through a final avalanche (the finalizer of splitmix64).
+// The constants are arbitrary odd numbers; changing any of them changes every
+// fingerprint, which the golden-value test in tests/model catches.
+class Hasher {
+ public:
+  void Add(std::uint64_t v) {
+    h_ ^= v + 0x9e3779b97f4a7c15ULL + (h_ << 6) + (h_ >> 2);
+    h_ *= 0xff51afd7ed558ccdULL;
+  }
+  std::uint64_t Finish() const {
+    std::uint64_t z = h_;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t h_ = 0x6a09e667f3bcc908ULL;
+};
+
+}  // namespace
+
+std::uint64_t Fingerprint(const State& s) {
+  Hasher h;
+  h.Add(s.events.size());
+  for (const EventCells& e : s.events) {
+    h.Add(e.published);
+    h.Add(e.owner);
+    h.Add(e.token);
+    h.Add(static_cast<std::uint64_t>(e.lease));
+    h.Add(e.completed_token);
+    h.Add(e.offered);
+  }
+  h.Add(s.relays.size());
+  for (const RelayCells& r : s.relays) {
+    h.Add(static_cast<std::uint64_t>(r.phase));
+    h.Add(r.event);
+    h.Add(r.token);
+  }
+  h.Add(s.instances.size());
+  for (const InstanceCells& i : s.instances) {
+    h.Add(static_cast<std::uint64_t>(i.phase));
+    h.Add(i.event);
+    h.Add(i.memo);
+  }
+  h.Add(s.group_events.size());
+  for (const GroupEventCells& c : s.group_events) {
+    h.Add(c.ready);
+    h.Add(c.effects);
+    h.Add(c.inbox);
+    h.Add(c.ledger);
+    h.Add(c.sent);
+  }
+  h.Add(s.group_keys.size());
+  for (const GroupKeyCells& k : s.group_keys) {
+    h.Add(k.version);
+    h.Add(k.fresh);
+  }
+  const Budgets& b = s.budgets;
+  h.Add(b.premature_expiries);
+  h.Add(b.relay_crashes);
+  h.Add(b.lost_publish_acks);
+  h.Add(b.lost_consumer_acks);
+  h.Add(b.consumer_crashes);
+  h.Add(b.redeliveries);
+  return h.Finish();
+}
+
+}  // namespace oc

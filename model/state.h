@@ -1,0 +1,100 @@
+// The state of the outbox model: exactly the tuple of MODEL.md section 2.
+//
+// Invariants of a State (kept by OutboxModel, checked by tests):
+//  - an idle relay has event 0 and token 0; an idle instance has event 0;
+//    an instance's `memo` is 0 unless it is midway;
+//  - every vector has the size its Config gives it (rows and group cells per
+//    event, relays, instances flattened over groups, key cells per key);
+//  - tables a group's strategy does not use stay 0.
+// Everything else keeps its value when it loses its meaning (a published
+// row keeps owner, token and lease), as the reference semantics require, so
+// that distinct-state counts match an independent model of the same page.
+//
+// A State is a regular value: copyable, comparable, no pointers out of
+// itself, no unordered containers. Its Fingerprint is a fixed 64-bit hash of
+// a canonical encoding (a golden-value test pins it).
+
+#ifndef OUTBOX_CHECK_MODEL_STATE_H_
+#define OUTBOX_CHECK_MODEL_STATE_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace oc {
+
+enum class Lease : std::uint8_t { kNone, kActive, kExpired };
+enum class RelayPhase : std::uint8_t { kIdle, kClaimed, kSent };
+enum class InstancePhase : std::uint8_t { kIdle, kHolding, kMidway };
+
+// Outbox row and broker counter of one event.
+struct EventCells {
+  std::uint8_t published = 0;  // 0 or 1
+  std::uint8_t owner = 0;      // 0: never claimed; else relay index + 1
+  std::uint8_t token = 0;      // fencing token, +1 on every claim
+  Lease lease = Lease::kNone;
+  std::uint8_t completed_token = 0;  // token whose completion published it
+  std::uint8_t offered = 0;          // copies the broker accepted
+  bool operator==(const EventCells&) const = default;
+};
+
+struct RelayCells {
+  RelayPhase phase = RelayPhase::kIdle;
+  std::uint8_t event = 0;  // event index + 1 while claimed or sent
+  std::uint8_t token = 0;  // the token it claimed with
+  bool operator==(const RelayCells&) const = default;
+};
+
+struct InstanceCells {
+  InstancePhase phase = InstancePhase::kIdle;
+  std::uint8_t event = 0;  // event index + 1 while holding or midway
+  // The strategy's private in-flight data while midway: the inbox value
+  // check_then_act's first step read, or whether ledger_then_send's ledger
+  // row was new (1) or already there (0).
+  std::uint8_t memo = 0;
+  bool operator==(const InstanceCells&) const = default;
+};
+
+// A group's broker queue and durable tables for one event.
+struct GroupEventCells {
+  std::uint8_t ready = 0;    // copies waiting for delivery to the group
+  std::uint8_t effects = 0;  // business effects committed (credit)
+  std::uint8_t inbox = 0;    // 0 or 1
+  std::uint8_t ledger = 0;   // 0 or 1
+  std::uint8_t sent = 0;     // notifications the outside world received
+  bool operator==(const GroupEventCells&) const = default;
+};
+
+// A group's durable tables for one key.
+struct GroupKeyCells {
+  std::uint16_t version = 0;  // projection
+  std::uint8_t fresh = 0;     // cache: 0 stale (initially), 1 fresh
+  bool operator==(const GroupKeyCells&) const = default;
+};
+
+struct Budgets {
+  std::uint8_t premature_expiries = 0;  // X
+  std::uint8_t relay_crashes = 0;       // C
+  std::uint8_t lost_publish_acks = 0;   // P
+  std::uint8_t lost_consumer_acks = 0;  // A
+  std::uint8_t consumer_crashes = 0;    // Q
+  std::uint8_t redeliveries = 0;        // V
+  bool operator==(const Budgets&) const = default;
+};
+
+struct State {
+  std::vector<EventCells> events;             // [e]
+  std::vector<RelayCells> relays;             // [r]
+  std::vector<InstanceCells> instances;       // [first_instance(g) + i]
+  std::vector<GroupEventCells> group_events;  // [g * E + e]
+  std::vector<GroupKeyCells> group_keys;      // [g * keys + k]
+  Budgets budgets;
+  bool operator==(const State&) const = default;
+};
+
+// A fixed 64-bit hash of the canonical encoding of `s` (every field, in
+// declaration order, one value at a time; never raw struct bytes).
+std::uint64_t Fingerprint(const State& s);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_MODEL_STATE_H_

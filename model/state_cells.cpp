@@ -1,0 +1,176 @@
+#include "model/state_cells.h"
+
+#include <fmt/format.h>
+
+namespace oc {
+namespace {
+
+std::string_view LeaseText(Lease l) {
+  switch (l) {
+    case Lease::kNone:
+      return "none";
+    case Lease::kActive:
+      return "active";
+    case Lease::kExpired:
+      return "expired";
+  }
+  return "?";
+}
+
+std::string RelayText(const Config& config, const RelayCells& r) {
+  switch (r.phase) {
+    case RelayPhase::kIdle:
+      return "idle";
+    case RelayPhase::kClaimed:
+      return fmt::format("claimed({}, token {})",
+                         config.events[r.event - 1].name, r.token);
+    case RelayPhase::kSent:
+      return fmt::format("sent({}, token {})", config.events[r.event - 1].name,
+                         r.token);
+  }
+  return "?";
+}
+
+std::string InstanceText(const Config& config, Strategy strategy,
+                         const InstanceCells& i) {
+  switch (i.phase) {
+    case InstancePhase::kIdle:
+      return "idle";
+    case InstancePhase::kHolding:
+      return fmt::format("holding({})", config.events[i.event - 1].name);
+    case InstancePhase::kMidway: {
+      const std::string& e = config.events[i.event - 1].name;
+      if (strategy == Strategy::kCreditCheckThenAct) {
+        return fmt::format("midway({}, read inbox={})", e, i.memo);
+      }
+      if (strategy == Strategy::kNotificationLedgerThenSend) {
+        return fmt::format("midway({}, ledger row {})", e,
+                           i.memo ? "new" : "existed");
+      }
+      return fmt::format("midway({})", e);
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
+  const Config& config = model.config();
+  const std::vector<std::string> keys = Keys(config);
+  const std::size_t events = config.events.size();
+  std::vector<Cell> cells;
+  auto add = [&](std::string name, std::string value) {
+    cells.push_back(Cell{std::move(name), std::move(value)});
+  };
+
+  for (std::size_t e = 0; e < events; ++e) {
+    const EventCells& row = s.events[e];
+    const std::string prefix = fmt::format("outbox[{}]", config.events[e].name);
+    add(prefix + ".published", fmt::format("{}", row.published));
+    add(prefix + ".owner",
+        row.owner == 0 ? std::string("-") : config.relays[row.owner - 1]);
+    add(prefix + ".token", fmt::format("{}", row.token));
+    add(prefix + ".lease", std::string(LeaseText(row.lease)));
+    add(prefix + ".completed_token", fmt::format("{}", row.completed_token));
+  }
+  for (std::size_t e = 0; e < events; ++e) {
+    add(fmt::format("broker.offered[{}]", config.events[e].name),
+        fmt::format("{}", s.events[e].offered));
+  }
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    for (std::size_t e = 0; e < events; ++e) {
+      add(fmt::format("broker.ready[{}][{}]", config.groups[g].name,
+                      config.events[e].name),
+          fmt::format("{}", s.group_events[g * events + e].ready));
+    }
+  }
+  for (std::size_t r = 0; r < config.relays.size(); ++r) {
+    add(fmt::format("relay[{}]", config.relays[r]),
+        RelayText(config, s.relays[r]));
+  }
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    const Group& group = config.groups[g];
+    for (int i = 0; i < group.instances; ++i) {
+      add(fmt::format("instance[{}/{}]", group.name, i + 1),
+          InstanceText(
+              config, group.strategy,
+              s.instances[model.FirstInstance(static_cast<int>(g)) + i]));
+    }
+  }
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    const Group& group = config.groups[g];
+    const StrategyFamily family = FamilyOf(group.strategy);
+    for (std::size_t e = 0; e < events; ++e) {
+      const GroupEventCells& c = s.group_events[g * events + e];
+      const std::string& ev = config.events[e].name;
+      if (family == StrategyFamily::kCredit) {
+        add(fmt::format("{}.effects[{}]", group.name, ev),
+            fmt::format("{}", c.effects));
+        if (HasInbox(group.strategy)) {
+          add(fmt::format("{}.inbox[{}]", group.name, ev),
+              fmt::format("{}", c.inbox));
+        }
+      } else if (family == StrategyFamily::kNotification) {
+        add(fmt::format("{}.ledger[{}]", group.name, ev),
+            fmt::format("{}", c.ledger));
+        add(fmt::format("{}.sent[{}]", group.name, ev),
+            fmt::format("{}", c.sent));
+      }
+    }
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const GroupKeyCells& c = s.group_keys[g * keys.size() + k];
+      if (family == StrategyFamily::kProjection) {
+        add(fmt::format("{}.version[{}]", group.name, keys[k]),
+            fmt::format("{}", c.version));
+      } else if (family == StrategyFamily::kCache) {
+        add(fmt::format("{}.cache[{}]", group.name, keys[k]),
+            c.fresh ? "fresh" : "stale");
+      }
+    }
+  }
+  const Budgets& b = s.budgets;
+  add("faults.premature_expiries", fmt::format("{}", b.premature_expiries));
+  add("faults.relay_crashes", fmt::format("{}", b.relay_crashes));
+  add("faults.lost_publish_acks", fmt::format("{}", b.lost_publish_acks));
+  add("faults.lost_consumer_acks", fmt::format("{}", b.lost_consumer_acks));
+  add("faults.consumer_crashes", fmt::format("{}", b.consumer_crashes));
+  add("faults.redeliveries", fmt::format("{}", b.redeliveries));
+  return cells;
+}
+
+std::vector<CellChange> ChangedCells(const OutboxModel& model,
+                                     const State& before, const State& after) {
+  const std::vector<Cell> a = Cells(model, before);
+  const std::vector<Cell> b = Cells(model, after);
+  std::vector<CellChange> changes;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].value != b[i].value) {
+      changes.push_back(CellChange{a[i].name, a[i].value, b[i].value});
+    }
+  }
+  return changes;
+}
+
+std::string ActionDetail(const OutboxModel& model, const State& before,
+                         const Action& a) {
+  const Config& config = model.config();
+  switch (a.kind) {
+    case ActionKind::kClaim:
+      return fmt::format("token {}", before.events[a.event].token + 1);
+    case ActionKind::kSend:
+    case ActionKind::kSendAckLost:
+    case ActionKind::kComplete:
+    case ActionKind::kCrashRelay: {
+      const RelayCells& r = before.relays[a.relay];
+      return fmt::format("{}, token {}", config.events[r.event - 1].name,
+                         r.token);
+    }
+    case ActionKind::kExpire:
+      return fmt::format("token {}", before.events[a.event].token);
+    default:
+      return "";
+  }
+}
+
+}  // namespace oc

@@ -1,0 +1,177 @@
+#include "reports/text_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "model/state_cells.h"
+
+namespace oc::reports {
+namespace {
+
+std::string_view StopText(explorer::Stop stop) {
+  switch (stop) {
+    case explorer::Stop::kComplete:
+      return "complete";
+    case explorer::Stop::kMaxDepth:
+      return "INCOMPLETE: stopped at the depth limit";
+    case explorer::Stop::kMaxStates:
+      return "INCOMPLETE: stopped at the state limit";
+    case explorer::Stop::kFirstViolation:
+      return "stopped at the first violation";
+  }
+  return "?";
+}
+
+std::string_view KindText(explorer::PropertyKind kind) {
+  switch (kind) {
+    case explorer::PropertyKind::kSafety:
+      return "safety";
+    case explorer::PropertyKind::kTransition:
+      return "transition";
+    case explorer::PropertyKind::kAtRest:
+      return "at rest";
+  }
+  return "?";
+}
+
+std::string Plural(std::uint64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// The steps of `trace`, each with the cells it changed.
+void AppendSteps(const OutboxModel& model, const Trace& trace,
+                 std::string& out) {
+  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
+    const State& before = trace.states[i];
+    const State& after = trace.states[i + 1];
+    const std::string detail = ActionDetail(model, before, trace.actions[i]);
+    out += fmt::format("    {:>2}. {}{}\n", i + 1,
+                       FormatAction(model.config(), trace.actions[i]),
+                       detail.empty() ? "" : "  [" + detail + "]");
+    const std::vector<CellChange> changes = ChangedCells(model, before, after);
+    if (changes.empty()) out += "          (no cell changed)\n";
+    for (const CellChange& c : changes) {
+      out += fmt::format("          {}: {} -> {}\n", c.name, c.before, c.after);
+    }
+  }
+}
+
+}  // namespace
+
+std::string VerdictText(const ScenarioResult& result) {
+  const Exploration& e = result.exploration;
+  if (e.violations.empty()) {
+    if (e.complete()) return "holds";
+    return "no violation found (search incomplete)";
+  }
+  std::vector<std::string> names = result.ViolatedInvariants();
+  return fmt::format("violated: {} ({})", fmt::join(names, ", "),
+                     Plural(e.violations.front().trace.length(), "step"));
+}
+
+std::string ExpectedText(const Scenario& scenario) {
+  const Expectation& x = scenario.expect;
+  if (x.verdict == Verdict::kHolds) return "holds";
+  std::string text = fmt::format("violated: {}", fmt::join(x.violated, ", "));
+  if (x.trace_length)
+    text += fmt::format(" ({})", Plural(*x.trace_length, "step"));
+  return text;
+}
+
+std::string OutcomeText(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kAsExpected:
+      return "ok";
+    case Outcome::kUnexpected:
+      return "UNEXPECTED";
+    case Outcome::kInconclusive:
+      return "INCONCLUSIVE";
+  }
+  return "?";
+}
+
+std::string FormatResult(const ScenarioResult& result,
+                         const TextOptions& options) {
+  const Scenario& scenario = result.scenario;
+  const Exploration& e = result.exploration;
+  const explorer::Stats& stats = e.stats;
+  std::string out = fmt::format("{} ({})\n", scenario.name, scenario.path);
+  out += fmt::format("  verdict:   {}\n", VerdictText(result));
+  out += fmt::format("  expected:  {}\n", ExpectedText(scenario));
+  out += fmt::format("  outcome:   {}\n", OutcomeText(result.outcome));
+  for (const std::string& why : result.mismatches) {
+    out += fmt::format("             - {}\n", why);
+  }
+  if (result.replay) {
+    out += fmt::format("  search:    pinned order of {}, {}\n",
+                       Plural(result.replay->length(), "step"),
+                       result.replay_ends_at_rest
+                           ? "ends at rest (at-rest invariants checked)"
+                           : "does not end at rest (at-rest invariants not "
+                             "checked)");
+  } else {
+    out += fmt::format(
+        "  search:    exhaustive breadth-first, {}: {}, {}, {}, depth {}",
+        StopText(e.stop), Plural(stats.states, "distinct state"),
+        Plural(stats.transitions, "transition"),
+        Plural(stats.terminal_states, "terminal state"), stats.depth);
+    if (stats.bounded_dead_ends > 0) {
+      out += fmt::format(", {} (claim bound {})",
+                         Plural(stats.bounded_dead_ends, "bounded dead end"),
+                         scenario.config.claim_bound);
+    }
+    if (options.show_time) out += fmt::format(", {:.2f} s", stats.seconds);
+    out += "\n";
+  }
+  out += fmt::format("  checked:   {}\n", fmt::join(scenario.invariants, ", "));
+  if (!options.traces) return out;
+
+  const OutboxModel& model = *result.model;
+  if (result.replay) {
+    out += "\n  pinned order, replayed:\n";
+    AppendSteps(model, *result.replay, out);
+    for (const Violation& v : e.violations) {
+      out += fmt::format("  {} ({}) broke at step {}\n", v.property,
+                         KindText(v.kind), v.trace.length());
+    }
+  } else {
+    for (const Violation& v : e.violations) {
+      out +=
+          fmt::format("\n  {} ({}) violated; shortest trace, {}:\n", v.property,
+                      KindText(v.kind), Plural(v.trace.length(), "step"));
+      AppendSteps(model, v.trace, out);
+    }
+  }
+  return out;
+}
+
+std::string FormatSummary(const std::vector<ScenarioResult>& results,
+                          const TextOptions& options) {
+  std::size_t name_width = 8;
+  std::size_t verdict_width = 7;
+  std::size_t expected_width = 8;
+  for (const ScenarioResult& r : results) {
+    name_width = std::max(name_width, r.scenario.name.size());
+    verdict_width = std::max(verdict_width, VerdictText(r).size());
+    expected_width = std::max(expected_width, ExpectedText(r.scenario).size());
+  }
+  std::string out =
+      fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>11}", "scenario",
+                  name_width, "verdict", verdict_width, "expected",
+                  expected_width, "states", "transitions");
+  if (options.show_time) out += fmt::format("  {:>8}", "seconds");
+  out += "  outcome\n";
+  for (const ScenarioResult& r : results) {
+    const explorer::Stats& s = r.exploration.stats;
+    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>11}", r.scenario.name,
+                       name_width, VerdictText(r), verdict_width,
+                       ExpectedText(r.scenario), expected_width, s.states,
+                       s.transitions);
+    if (options.show_time) out += fmt::format("  {:>8.2f}", s.seconds);
+    out += fmt::format("  {}\n", OutcomeText(r.outcome));
+  }
+  return out;
+}
+
+}  // namespace oc::reports

@@ -1,0 +1,43 @@
+// Plain-text reports for a terminal or a CI log. Pure functions of results:
+// the same results and options give the same text.
+
+#ifndef OUTBOX_CHECK_REPORTS_TEXT_REPORT_H_
+#define OUTBOX_CHECK_REPORTS_TEXT_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "scenarios/scenario_check.h"
+
+namespace oc::reports {
+
+struct TextOptions {
+  // Print the trace of every violation (and the replayed order of a pinned
+  // scenario) step by step, with the cells each step changed. Default off:
+  // just the verdict block.
+  bool traces = false;
+  // Include wall-clock seconds (not deterministic). Default on.
+  bool show_time = true;
+};
+
+// The verdict block of one scenario: verdict, expectation, outcome and why,
+// search statistics; then traces if asked.
+std::string FormatResult(const ScenarioResult& result,
+                         const TextOptions& options);
+
+// One line per scenario: name, verdict, expected, states, transitions,
+// seconds, outcome.
+std::string FormatSummary(const std::vector<ScenarioResult>& results,
+                          const TextOptions& options);
+
+// "violated: effect_at_most_once (8 steps)", "holds", "no violation found
+// (search incomplete)".
+std::string VerdictText(const ScenarioResult& result);
+// "violated: effect_at_most_once, 8 steps", "holds".
+std::string ExpectedText(const Scenario& scenario);
+// "ok", "UNEXPECTED", "INCONCLUSIVE".
+std::string OutcomeText(Outcome outcome);
+
+}  // namespace oc::reports
+
+#endif  // OUTBOX_CHECK_REPORTS_TEXT_REPORT_H_

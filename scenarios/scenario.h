@@ -1,0 +1,71 @@
+// A scenario: one model configuration, the invariants to check on it, how to
+// search it (exhaustively, or along one pinned order of actions), and what
+// the author expects. The file format is described in scenarios/FORMAT.md;
+// scenario_loader.h turns a file into this struct.
+
+#ifndef OUTBOX_CHECK_SCENARIOS_SCENARIO_H_
+#define OUTBOX_CHECK_SCENARIOS_SCENARIO_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/action.h"
+#include "model/config.h"
+
+namespace oc {
+
+// Where something came from in a scenario file, for diagnostics.
+struct SourcePosition {
+  int line = 0;    // 1-based; 0 when unknown
+  int column = 0;  // 1-based; 0 when unknown
+};
+
+struct PinnedStep {
+  Action action;
+  std::string text;  // as written in the file, for messages
+  SourcePosition position;
+};
+
+enum class Verdict : std::uint8_t { kHolds, kViolated };
+
+struct Expectation {
+  Verdict verdict = Verdict::kHolds;
+  // With kViolated: the invariants that must be violated; every other
+  // checked invariant must hold. Empty with kHolds.
+  std::vector<std::string> violated;
+  // Length (number of actions) of the shortest violation found, over all
+  // violated invariants. Only with kViolated.
+  std::optional<int> trace_length;
+  // Distinct states reached (exhaustive scenarios only).
+  std::optional<std::uint64_t> states;
+  SourcePosition position;  // of the [expect] table
+};
+
+// Search limits. A search stopped by one of them is incomplete: it can show
+// a violation but never prove "holds".
+struct SearchLimits {
+  std::optional<int> max_depth;  // states at this depth are not expanded
+  std::optional<std::uint64_t>
+      max_states;  // stop after this many distinct states
+};
+
+struct Scenario {
+  std::string path;         // the file, as given on the command line
+  std::string name;         // `name`, or the file's stem
+  std::string description;  // optional prose
+  Config config;
+  std::vector<std::string> invariants;  // names, in file order, no repeats
+  // Stop at the shortest violation of any invariant instead of finding the
+  // shortest violation of each.
+  bool stop_at_first_violation = false;
+  SearchLimits limits;
+  // Non-empty: replay exactly this order instead of exploring.
+  std::vector<PinnedStep> order;
+  Expectation expect;
+};
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_SCENARIOS_SCENARIO_H_

@@ -1,0 +1,78 @@
+// Checking a scenario: build its model, explore it exhaustively or replay
+// its pinned order, and compare what was found with what the scenario
+// expects.
+//
+// This is the one place that joins the layers: model, invariants, explorer.
+// It prints nothing; reports/ turns a ScenarioResult into text.
+
+#ifndef OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
+#define OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "explorer/exploration.h"
+#include "model/outbox_model.h"
+#include "model/status.h"
+#include "scenarios/scenario.h"
+
+namespace oc {
+
+using Trace = explorer::Trace<OutboxModel>;
+using Violation = explorer::Violation<OutboxModel>;
+using Exploration = explorer::Exploration<OutboxModel>;
+
+// How the run compares with the scenario's [expect] table.
+enum class Outcome {
+  kAsExpected,    // exit code 0
+  kUnexpected,    // exit code 1: a verdict, a length or a count differs
+  kInconclusive,  // exit code 3: a limit stopped the search before it could
+                  // decide (an incomplete search never proves "holds")
+};
+
+struct CheckOptions {
+  // Override the scenario's [bounds] and [check] settings when set.
+  std::optional<int> max_depth;
+  std::optional<std::uint64_t> max_states;
+  std::optional<bool> stop_at_first_violation;
+  // Forwarded to the explorer (see explorer::Options::on_progress).
+  std::function<void(const explorer::Stats&)> on_progress;
+};
+
+struct ScenarioResult {
+  Scenario scenario;
+  std::shared_ptr<const OutboxModel> model;
+  // For an exhaustive scenario, the search; for a pinned order, the replay
+  // seen as a search of one path (states = steps + 1), whose violations are
+  // the first step at which each invariant broke along it.
+  Exploration exploration;
+  // The pinned order, replayed (pinned scenarios only).
+  std::optional<Trace> replay;
+  // Pinned only: whether the last state of the order is terminal, so that
+  // at-rest invariants were checked on it.
+  bool replay_ends_at_rest = false;
+
+  Outcome outcome = Outcome::kAsExpected;
+  // Why the outcome is not kAsExpected, one sentence each.
+  std::vector<std::string> mismatches;
+
+  // The names of the violated invariants, shortest violation first.
+  std::vector<std::string> ViolatedInvariants() const;
+};
+
+// Runs `scenario`. The error case is bad input found only by running it: a
+// pinned step that is not enabled at its turn ("FILE:LINE:COL: check.order
+// step 4 'claim(B, e1)' is not enabled: ...").
+Result<ScenarioResult> CheckScenario(const Scenario& scenario,
+                                     const CheckOptions& options = {});
+
+// The exit code for a set of outcomes: 0 if all as expected, else 1 if any
+// is unexpected, else 3.
+int ExitCodeFor(const std::vector<Outcome>& outcomes);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_

@@ -1,0 +1,713 @@
+// The scenario loader: one reader per section of FORMAT.md, on top of the
+// typed, positioned access to toml++ nodes they share. Longer than the usual
+// 600 lines because every rule of the format is a few lines here and the
+// rules belong together; the helpers at the top could move to their own
+// file if another TOML reader appears.
+
+#include "scenarios/scenario_loader.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "invariants/invariant.h"
+#include "model/closest_name.h"
+
+namespace oc {
+namespace {
+
+// The keys each table allows, in the order FORMAT.md lists them; also the
+// order of "allowed keys are ..." hints.
+constexpr std::string_view kTopKeys[] = {
+    "name",     "description", "relays", "events", "groups",
+    "switches", "faults",      "bounds", "check",  "expect"};
+constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
+                                           "version", "account", "amount"};
+constexpr std::string_view kGroupKeys[] = {"name", "strategy", "instances"};
+constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
+constexpr std::string_view kFaultKeys[] = {
+    "premature_expiries", "relay_crashes",    "lost_publish_acks",
+    "lost_consumer_acks", "consumer_crashes", "redeliveries"};
+constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
+constexpr std::string_view kCheckKeys[] = {"invariants",
+                                           "stop_at_first_violation", "order"};
+constexpr std::string_view kExpectKeys[] = {"verdict", "violated",
+                                            "trace_length", "states"};
+
+constexpr std::int64_t kNoUpperLimit = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+SourcePosition PositionOf(const toml::source_region& region) {
+  return {static_cast<int>(region.begin.line),
+          static_cast<int>(region.begin.column)};
+}
+
+std::string_view TypeName(toml::node_type type) {
+  switch (type) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a floating-point number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::none:
+      break;
+  }
+  return "nothing";
+}
+
+// Field names are 1-based, as Validate() writes them: "groups[1].strategy".
+std::string Indexed(std::string_view field, std::size_t index) {
+  return fmt::format("{}[{}]", field, index + 1);
+}
+
+std::string Dotted(std::string_view table, std::string_view key) {
+  return table.empty() ? std::string(key) : fmt::format("{}.{}", table, key);
+}
+
+// What `events = N` stands for at 0-based `index`.
+Event DefaultEvent(std::size_t index) {
+  Event event;
+  event.name = fmt::format("e{}", index + 1);
+  event.type = "event";
+  return event;
+}
+
+template <class T>
+void Assign(T& out, std::int64_t v) {
+  out = static_cast<T>(v);
+}
+template <class T>
+void Assign(std::optional<T>& out, std::int64_t v) {
+  out = static_cast<T>(v);
+}
+
+// Reads one parsed document into a Scenario. Every check returns the first
+// error it finds; the reader stops there, so a message never follows from an
+// earlier one.
+class Reader {
+ public:
+  Reader(const std::string& path, Scenario& out) : path_(path), out_(out) {}
+
+  Status Read(const toml::table& root) {
+    Status s = CheckKeys(root, "", kTopKeys);
+    if (s.ok()) s = ReadHeader(root);
+    if (s.ok()) s = ReadRelays(root);
+    if (s.ok()) s = ReadEvents(root);
+    if (s.ok()) s = ReadGroups(root);
+    if (s.ok()) s = ReadSwitches(root);
+    if (s.ok()) s = ReadFaults(root);
+    if (s.ok()) s = ReadBounds(root);
+    if (s.ok()) s = Locate(Validate(out_.config));
+    // [check] and [expect] name relays, events and invariants of the
+    // config, so they are read once it is known to be valid.
+    if (s.ok()) s = ReadCheck(root);
+    if (s.ok()) s = ReadExpect(root);
+    return s;
+  }
+
+ private:
+  // "PATH:LINE:COL: FIELD: what", or "PATH: FIELD: what" without a position.
+  Status Error(SourcePosition at, std::string_view field,
+               std::string_view what) const {
+    if (at.line == 0) {
+      return Status::Error(fmt::format("{}: {}: {}", path_, field, what));
+    }
+    return Status::Error(fmt::format("{}:{}:{}: {}: {}", path_, at.line,
+                                     at.column, field, what));
+  }
+  Status Error(const toml::node& at, std::string_view field,
+               std::string_view what) const {
+    return Error(PositionOf(at.source()), field, what);
+  }
+  Status TypeError(const toml::node& at, std::string_view field,
+                   std::string_view expected) const {
+    return Error(
+        at, field,
+        fmt::format("expected {}, got {}", expected, TypeName(at.type())));
+  }
+
+  // Remembers where `field` was written, so that Locate() can place the
+  // messages of Validate(), which know fields but not files.
+  void Note(std::string field, const toml::node& at) {
+    noted_.emplace_back(std::move(field), PositionOf(at.source()));
+  }
+
+  // Prefixes a Validate() message ("groups[2].instances: ...") with the file
+  // and the position of the longest noted field that it starts with.
+  Status Locate(const Status& s) const {
+    if (s.ok()) return s;
+    const std::string& message = s.message();
+    SourcePosition best;
+    std::size_t best_size = 0;
+    for (const auto& [field, at] : noted_) {
+      if (field.size() > best_size && message.size() > field.size() &&
+          message.compare(0, field.size(), field) == 0 &&
+          std::string_view(":.[").find(message[field.size()]) !=
+              std::string_view::npos) {
+        best = at;
+        best_size = field.size();
+      }
+    }
+    if (best.line == 0) {
+      return Status::Error(fmt::format("{}: {}", path_, message));
+    }
+    return Status::Error(
+        fmt::format("{}:{}:{}: {}", path_, best.line, best.column, message));
+  }
+
+  // Rejects the key of `table` that is not in `allowed` and comes first in
+  // the file (the table itself iterates in key order).
+  Status CheckKeys(const toml::table& table, std::string_view field,
+                   std::span<const std::string_view> allowed) const {
+    const toml::key* unknown = nullptr;
+    for (const auto& [key, value] : table) {
+      if (std::find(allowed.begin(), allowed.end(), key.str()) !=
+          allowed.end()) {
+        continue;
+      }
+      const auto at = key.source().begin;
+      if (unknown == nullptr || at.line < unknown->source().begin.line ||
+          (at.line == unknown->source().begin.line &&
+           at.column < unknown->source().begin.column)) {
+        unknown = &key;
+      }
+    }
+    if (unknown == nullptr) return Status::Ok();
+    std::string hint = DidYouMean(unknown->str(), allowed);
+    if (hint.empty()) {
+      hint = fmt::format("; allowed keys are {}", fmt::join(allowed, ", "));
+    }
+    return Error(PositionOf(unknown->source()), Dotted(field, unknown->str()),
+                 "unknown key" + hint);
+  }
+
+  // nullptr when `key` is absent; an error when it is not a table.
+  Result<const toml::table*> Table(const toml::table& parent,
+                                   std::string_view key) {
+    const toml::node* node = parent.get(key);
+    if (node == nullptr) return static_cast<const toml::table*>(nullptr);
+    if (!node->is_table()) return TypeError(*node, key, "a table");
+    Note(std::string(key), *node);
+    return node->as_table();
+  }
+
+  Result<std::int64_t> Integer(const toml::node& node, std::string_view field,
+                               std::int64_t lo, std::int64_t hi) const {
+    if (!node.is_integer()) return TypeError(node, field, "an integer");
+    const std::int64_t v = node.as_integer()->get();
+    if (v < lo || v > hi) {
+      return Error(
+          node, field,
+          hi == kNoUpperLimit
+              ? fmt::format("{} is out of range; must be at least {}", v, lo)
+              : fmt::format("{} is out of range {}..{}", v, lo, hi));
+    }
+    return v;
+  }
+
+  // Reads table.key into `out` if present; leaves `out` alone otherwise.
+  template <class T>
+  Status OptionalInteger(const toml::table& table, std::string_view table_field,
+                         std::string_view key, std::int64_t lo, std::int64_t hi,
+                         T& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return Status::Ok();
+    const std::string field = Dotted(table_field, key);
+    Result<std::int64_t> v = Integer(*node, field, lo, hi);
+    if (!v.ok()) return v.status();
+    Note(field, *node);
+    Assign(out, v.value());
+    return Status::Ok();
+  }
+
+  template <class T>
+  Status OptionalString(const toml::table& table, std::string_view table_field,
+                        std::string_view key, T& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return Status::Ok();
+    const std::string field = Dotted(table_field, key);
+    if (!node->is_string()) return TypeError(*node, field, "a string");
+    Note(field, *node);
+    out = node->as_string()->get();
+    return Status::Ok();
+  }
+
+  Status OptionalBoolean(const toml::table& table, std::string_view table_field,
+                         std::string_view key, bool& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return Status::Ok();
+    const std::string field = Dotted(table_field, key);
+    if (!node->is_boolean()) return TypeError(*node, field, "a boolean");
+    out = node->as_boolean()->get();
+    return Status::Ok();
+  }
+
+  Status ReadHeader(const toml::table& root) {
+    Status s = OptionalString(root, "", "name", out_.name);
+    if (!s.ok()) return s;
+    if (out_.name.empty() && root.get("name") != nullptr) {
+      return Error(*root.get("name"), "name",
+                   "empty; give a name, or leave the key out to use the "
+                   "file's stem");
+    }
+    return OptionalString(root, "", "description", out_.description);
+  }
+
+  Status ReadRelays(const toml::table& root) {
+    const toml::node* node = root.get("relays");
+    if (node == nullptr) {
+      return Error({}, "relays",
+                   "missing; expected an array of relay names or a relay "
+                   "count");
+    }
+    Note("relays", *node);
+    std::vector<std::string>& relays = out_.config.relays;
+    if (node->is_integer()) {
+      Result<std::int64_t> n = Integer(*node, "relays", 1, kMaxRelays);
+      if (!n.ok()) return n.status();
+      for (std::int64_t i = 1; i <= n.value(); ++i) {
+        relays.push_back(fmt::format("r{}", i));
+      }
+      return Status::Ok();
+    }
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "relays",
+                       "an array of relay names or a relay count");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("relays", i);
+      if (!element.is_string()) return TypeError(element, field, "a string");
+      Note(field, element);
+      relays.push_back(element.as_string()->get());
+    }
+    return Status::Ok();
+  }
+
+  Status ReadEvents(const toml::table& root) {
+    const toml::node* node = root.get("events");
+    if (node == nullptr) {
+      return Error({}, "events",
+                   "missing; expected an event count or [[events]] tables");
+    }
+    Note("events", *node);
+    std::vector<Event>& events = out_.config.events;
+    if (node->is_integer()) {
+      Result<std::int64_t> n = Integer(*node, "events", 1, kMaxEvents);
+      if (!n.ok()) return n.status();
+      for (std::int64_t i = 1; i <= n.value(); ++i) {
+        events.push_back(DefaultEvent(i - 1));
+      }
+      return Status::Ok();
+    }
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "events", "an event count or an array of tables");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("events", i);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) return TypeError(element, field, "a table");
+      Note(field, element);
+      Event event = DefaultEvent(i);
+      Status s = CheckKeys(*table, field, kEventKeys);
+      if (s.ok()) s = OptionalString(*table, field, "name", event.name);
+      if (s.ok()) s = OptionalString(*table, field, "type", event.type);
+      if (s.ok()) s = OptionalString(*table, field, "key", event.key);
+      if (s.ok()) {
+        s = OptionalInteger(*table, field, "version", 0,
+                            std::numeric_limits<std::uint16_t>::max(),
+                            event.version);
+      }
+      if (s.ok()) s = OptionalString(*table, field, "account", event.account);
+      if (s.ok()) {
+        s = OptionalInteger(*table, field, "amount",
+                            std::numeric_limits<std::int64_t>::min(),
+                            kNoUpperLimit, event.amount);
+      }
+      if (!s.ok()) return s;
+      events.push_back(std::move(event));
+    }
+    return Status::Ok();
+  }
+
+  Status ReadGroups(const toml::table& root) {
+    const toml::node* node = root.get("groups");
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr)
+      return TypeError(*node, "groups", "an array of tables");
+    Note("groups", *node);
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("groups", i);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) return TypeError(element, field, "a table");
+      Note(field, element);
+      Group group{.name = fmt::format("g{}", i + 1)};
+      Status s = CheckKeys(*table, field, kGroupKeys);
+      if (s.ok()) s = OptionalString(*table, field, "name", group.name);
+      if (s.ok()) s = ReadStrategy(*table, field, group.strategy);
+      if (s.ok()) {
+        s = OptionalInteger(*table, field, "instances", 1, kMaxInstances,
+                            group.instances);
+      }
+      if (!s.ok()) return s;
+      out_.config.groups.push_back(std::move(group));
+    }
+    return Status::Ok();
+  }
+
+  Status ReadStrategy(const toml::table& group, std::string_view group_field,
+                      Strategy& out) {
+    std::vector<std::string_view> names;
+    for (Strategy s : kAllStrategies) names.push_back(StrategyName(s));
+    const std::string field = Dotted(group_field, "strategy");
+    const toml::node* node = group.get("strategy");
+    if (node == nullptr) {
+      return Error(
+          PositionOf(group.source()), field,
+          fmt::format("missing; expected one of {}", fmt::join(names, ", ")));
+    }
+    if (!node->is_string()) return TypeError(*node, field, "a string");
+    const std::string& name = node->as_string()->get();
+    const std::optional<Strategy> strategy = ParseStrategy(name);
+    if (!strategy) {
+      std::string hint = DidYouMean(name, names);
+      if (hint.empty()) {
+        hint = fmt::format("; strategies are {}", fmt::join(names, ", "));
+      }
+      return Error(*node, field,
+                   fmt::format("unknown strategy '{}'{}", name, hint));
+    }
+    Note(field, *node);
+    out = *strategy;
+    return Status::Ok();
+  }
+
+  Status ReadSwitches(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "switches");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    Status s = CheckKeys(t, "switches", kSwitchKeys);
+    if (s.ok()) s = OptionalBoolean(t, "switches", "lease", out_.config.lease);
+    if (s.ok()) {
+      s = OptionalBoolean(t, "switches", "fencing", out_.config.fencing);
+    }
+    return s;
+  }
+
+  Status ReadFaults(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "faults");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    FaultBudgets& b = out_.config.budgets;
+    const std::pair<std::string_view, int*> budgets[] = {
+        {"premature_expiries", &b.premature_expiries},
+        {"relay_crashes", &b.relay_crashes},
+        {"lost_publish_acks", &b.lost_publish_acks},
+        {"lost_consumer_acks", &b.lost_consumer_acks},
+        {"consumer_crashes", &b.consumer_crashes},
+        {"redeliveries", &b.redeliveries},
+    };
+    Status s = CheckKeys(t, "faults", kFaultKeys);
+    for (const auto& [key, value] : budgets) {
+      if (s.ok()) s = OptionalInteger(t, "faults", key, 0, kMaxBudget, *value);
+    }
+    return s;
+  }
+
+  Status ReadBounds(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "bounds");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    Status s = CheckKeys(t, "bounds", kBoundKeys);
+    if (s.ok()) {
+      s = OptionalInteger(t, "bounds", "claims", 1, kMaxClaimBound,
+                          out_.config.claim_bound);
+    }
+    if (s.ok()) {
+      s = OptionalInteger(t, "bounds", "max_depth", 1, kIntMax,
+                          out_.limits.max_depth);
+    }
+    if (s.ok()) {
+      s = OptionalInteger(t, "bounds", "max_states", 1, kNoUpperLimit,
+                          out_.limits.max_states);
+    }
+    return s;
+  }
+
+  Status ReadCheck(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "check");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) {
+      return Error({}, "check.invariants",
+                   "missing; expected a non-empty array of invariant names");
+    }
+    const toml::table& t = *table.value();
+    Status s = CheckKeys(t, "check", kCheckKeys);
+    if (s.ok()) s = ReadInvariants(t);
+    if (s.ok()) {
+      s = OptionalBoolean(t, "check", "stop_at_first_violation",
+                          out_.stop_at_first_violation);
+    }
+    if (s.ok()) s = ReadOrder(t);
+    return s;
+  }
+
+  Status ReadInvariants(const toml::table& check) {
+    const toml::node* node = check.get("invariants");
+    if (node == nullptr) {
+      return Error(PositionOf(check.source()), "check.invariants",
+                   "missing; expected a non-empty array of invariant names");
+    }
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "check.invariants",
+                       "an array of invariant names");
+    }
+    if (array->empty()) {
+      return Error(*node, "check.invariants",
+                   "empty; name at least one invariant to check");
+    }
+    std::vector<std::string_view> known;
+    for (const Invariant& inv : AllInvariants()) known.push_back(inv.name);
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("check.invariants", i);
+      if (!element.is_string()) return TypeError(element, field, "a string");
+      const std::string& name = element.as_string()->get();
+      const Invariant* invariant = FindInvariant(name);
+      if (invariant == nullptr) {
+        const std::string suggestion = SuggestInvariant(name);
+        const std::string hint =
+            suggestion.empty()
+                ? fmt::format("invariants are {}", fmt::join(known, ", "))
+                : fmt::format("did you mean '{}'?", suggestion);
+        return Error(element, field,
+                     fmt::format("unknown invariant '{}'; {}", name, hint));
+      }
+      if (std::find(out_.invariants.begin(), out_.invariants.end(), name) !=
+          out_.invariants.end()) {
+        return Error(element, field, fmt::format("'{}' is listed twice", name));
+      }
+      if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
+        return Error(element, field, s.message());
+      }
+      out_.invariants.push_back(name);
+    }
+    return Status::Ok();
+  }
+
+  Status ReadOrder(const toml::table& check) {
+    const toml::node* node = check.get("order");
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "check.order", "an array of actions");
+    }
+    if (array->empty()) {
+      return Error(*node, "check.order",
+                   "empty; give at least one step, or leave the key out to "
+                   "search exhaustively");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("check.order", i);
+      if (!element.is_string()) return TypeError(element, field, "a string");
+      const std::string& text = element.as_string()->get();
+      Result<Action> action = ParseAction(out_.config, text);
+      if (!action.ok()) return Error(element, field, action.status().message());
+      out_.order.push_back(
+          PinnedStep{.action = action.value(),
+                     .text = text,
+                     .position = PositionOf(element.source())});
+    }
+    return Status::Ok();
+  }
+
+  Status ReadExpect(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "expect");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) {
+      return Error({}, "expect.verdict",
+                   "missing; expected 'holds' or 'violated'");
+    }
+    const toml::table& t = *table.value();
+    Expectation& expect = out_.expect;
+    expect.position = PositionOf(t.source());
+    Status s = CheckKeys(t, "expect", kExpectKeys);
+    if (s.ok()) s = ReadVerdict(t);
+    if (s.ok()) s = ReadViolated(t);
+    const bool holds = expect.verdict == Verdict::kHolds;
+    if (s.ok() && holds && t.get("trace_length") != nullptr) {
+      return Error(*t.get("trace_length"), "expect.trace_length",
+                   "not allowed when expect.verdict is 'holds'");
+    }
+    if (s.ok()) {
+      s = OptionalInteger(t, "expect", "trace_length", 0, kIntMax,
+                          expect.trace_length);
+    }
+    if (s.ok() && !out_.order.empty() && t.get("states") != nullptr) {
+      return Error(*t.get("states"), "expect.states",
+                   "not allowed with check.order; only an exhaustive search "
+                   "counts states");
+    }
+    if (s.ok()) {
+      s = OptionalInteger(t, "expect", "states", 1, kNoUpperLimit,
+                          expect.states);
+    }
+    return s;
+  }
+
+  Status ReadVerdict(const toml::table& expect) {
+    constexpr std::string_view kVerdicts[] = {"holds", "violated"};
+    const toml::node* node = expect.get("verdict");
+    if (node == nullptr) {
+      return Error(PositionOf(expect.source()), "expect.verdict",
+                   "missing; expected 'holds' or 'violated'");
+    }
+    if (!node->is_string()) {
+      return TypeError(*node, "expect.verdict", "a string");
+    }
+    const std::string& verdict = node->as_string()->get();
+    if (verdict == "holds") {
+      out_.expect.verdict = Verdict::kHolds;
+    } else if (verdict == "violated") {
+      out_.expect.verdict = Verdict::kViolated;
+    } else {
+      std::string hint = DidYouMean(verdict, kVerdicts);
+      if (hint.empty()) hint = "; expected 'holds' or 'violated'";
+      return Error(*node, "expect.verdict",
+                   fmt::format("unknown verdict '{}'{}", verdict, hint));
+    }
+    return Status::Ok();
+  }
+
+  Status ReadViolated(const toml::table& expect) {
+    const toml::node* node = expect.get("violated");
+    if (out_.expect.verdict == Verdict::kHolds) {
+      if (node == nullptr) return Status::Ok();
+      return Error(*node, "expect.violated",
+                   "not allowed when expect.verdict is 'holds'");
+    }
+    if (node == nullptr) {
+      return Error(PositionOf(expect.source()), "expect.violated",
+                   "missing; required when expect.verdict is 'violated'");
+    }
+    if (node->is_string()) return AddViolated(*node, "expect.violated");
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "expect.violated",
+                       "a string or an array of strings");
+    }
+    if (array->empty()) {
+      return Error(*node, "expect.violated",
+                   "empty; name at least one invariant");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      Status s = AddViolated(*array->get(i), Indexed("expect.violated", i));
+      if (!s.ok()) return s;
+    }
+    return Status::Ok();
+  }
+
+  Status AddViolated(const toml::node& node, const std::string& field) {
+    if (!node.is_string()) return TypeError(node, field, "a string");
+    const std::string& name = node.as_string()->get();
+    const std::vector<std::string>& checked = out_.invariants;
+    if (std::find(checked.begin(), checked.end(), name) == checked.end()) {
+      std::vector<std::string_view> names(checked.begin(), checked.end());
+      std::string hint = DidYouMean(name, names);
+      if (hint.empty()) {
+        hint = fmt::format("; check.invariants lists {}",
+                           fmt::join(checked, ", "));
+      }
+      return Error(
+          node, field,
+          fmt::format("'{}' is not in check.invariants{}", name, hint));
+    }
+    std::vector<std::string>& violated = out_.expect.violated;
+    if (std::find(violated.begin(), violated.end(), name) != violated.end()) {
+      return Error(node, field, fmt::format("'{}' is listed twice", name));
+    }
+    violated.push_back(name);
+    return Status::Ok();
+  }
+
+  const std::string& path_;
+  Scenario& out_;
+  std::vector<std::pair<std::string, SourcePosition>> noted_;
+};
+
+}  // namespace
+
+Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
+  Scenario scenario;
+  scenario.path = path;
+  scenario.name = std::filesystem::path(path).stem().string();
+  // toml++ is built with exceptions (the Debian library exports only its
+  // throwing ABI); the parse error is turned into a value right here.
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string_view(path));
+  } catch (const toml::parse_error& e) {
+    const SourcePosition at = PositionOf(e.source());
+    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
+                                     at.line, at.column, e.description()));
+  }
+  Status s = Reader(path, scenario).Read(root);
+  if (!s.ok()) return s;
+  return scenario;
+}
+
+Result<Scenario> LoadScenario(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return Status::Error(
+        fmt::format("{}: cannot read file: {}", path, std::strerror(errno)));
+  }
+  std::string text;
+  char buffer[1 << 14];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
+    text.append(buffer, n);
+  }
+  const int error = std::ferror(file) ? errno : 0;
+  std::fclose(file);
+  if (error != 0) {
+    return Status::Error(
+        fmt::format("{}: cannot read file: {}", path, std::strerror(error)));
+  }
+  return ParseScenario(text, path);
+}
+
+}  // namespace oc

@@ -1,0 +1,29 @@
+// Loads scenario files (format: scenarios/FORMAT.md).
+//
+// Every error is a Status whose message starts with "FILE:LINE:COLUMN: " (or
+// "FILE: " when no position applies), names the field in dotted form
+// ("faults.premature_expiries", "groups[2].strategy"), says what is allowed
+// and, for a misspelt name, suggests the closest one. Unknown keys are
+// errors, never ignored. The loaded Config has passed Validate().
+
+#ifndef OUTBOX_CHECK_SCENARIOS_SCENARIO_LOADER_H_
+#define OUTBOX_CHECK_SCENARIOS_SCENARIO_LOADER_H_
+
+#include <string>
+#include <string_view>
+
+#include "model/status.h"
+#include "scenarios/scenario.h"
+
+namespace oc {
+
+// Parses `text` as the contents of the file `path` (used for messages and
+// for the default scenario name, the file's stem).
+Result<Scenario> ParseScenario(std::string_view text, const std::string& path);
+
+// Reads and parses the file at `path`.
+Result<Scenario> LoadScenario(const std::string& path);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_SCENARIOS_SCENARIO_LOADER_H_

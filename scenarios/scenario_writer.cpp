@@ -1,0 +1,167 @@
+#include "scenarios/scenario_writer.h"
+
+#include <fmt/format.h>
+
+#include <string_view>
+#include <vector>
+
+namespace oc {
+namespace {
+
+// A TOML basic string. Control characters are escaped; everything else,
+// including non-ASCII UTF-8, is copied as is.
+std::string Quote(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string QuotedList(const std::vector<std::string>& items) {
+  std::vector<std::string> quoted;
+  for (const std::string& item : items) quoted.push_back(Quote(item));
+  return fmt::format("[{}]", fmt::join(quoted, ", "));
+}
+
+std::string_view Bool(bool b) { return b ? "true" : "false"; }
+
+// The shorthand `relays = N` says exactly this.
+bool DefaultRelays(const std::vector<std::string>& relays) {
+  for (std::size_t i = 0; i < relays.size(); ++i) {
+    if (relays[i] != fmt::format("r{}", i + 1)) return false;
+  }
+  return true;
+}
+
+// The shorthand `events = N` says exactly this.
+bool DefaultEvents(const std::vector<Event>& events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    Event expected;
+    expected.name = fmt::format("e{}", i + 1);
+    expected.type = "event";
+    if (!(events[i] == expected)) return false;
+  }
+  return true;
+}
+
+void WriteConfig(const Config& config, std::string& out) {
+  if (DefaultRelays(config.relays)) {
+    out += fmt::format("relays = {}\n", config.relays.size());
+  } else {
+    out += fmt::format("relays = {}\n", QuotedList(config.relays));
+  }
+  if (DefaultEvents(config.events)) {
+    out += fmt::format("events = {}\n", config.events.size());
+  } else {
+    for (const Event& e : config.events) {
+      out += fmt::format("\n[[events]]\nname = {}\ntype = {}\n", Quote(e.name),
+                         Quote(e.type));
+      if (e.key) out += fmt::format("key = {}\n", Quote(*e.key));
+      if (e.version) out += fmt::format("version = {}\n", *e.version);
+      if (e.account) out += fmt::format("account = {}\n", Quote(*e.account));
+      if (e.amount) out += fmt::format("amount = {}\n", *e.amount);
+    }
+  }
+  for (const Group& g : config.groups) {
+    out += fmt::format(
+        "\n[[groups]]\nname = {}\nstrategy = {}\ninstances = {}\n",
+        Quote(g.name), Quote(StrategyName(g.strategy)), g.instances);
+  }
+  out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",
+                     Bool(config.lease), Bool(config.fencing));
+  const FaultBudgets& b = config.budgets;
+  out += fmt::format(
+      "\n[faults]\npremature_expiries = {}\nrelay_crashes = {}\n"
+      "lost_publish_acks = {}\nlost_consumer_acks = {}\n"
+      "consumer_crashes = {}\nredeliveries = {}\n",
+      b.premature_expiries, b.relay_crashes, b.lost_publish_acks,
+      b.lost_consumer_acks, b.consumer_crashes, b.redeliveries);
+}
+
+void WriteBounds(const Scenario& s, std::string& out) {
+  std::string bounds;
+  if (s.config.claim_bound > 0) {
+    bounds += fmt::format("claims = {}\n", s.config.claim_bound);
+  }
+  if (s.limits.max_depth) {
+    bounds += fmt::format("max_depth = {}\n", *s.limits.max_depth);
+  }
+  if (s.limits.max_states) {
+    bounds += fmt::format("max_states = {}\n", *s.limits.max_states);
+  }
+  if (!bounds.empty()) out += "\n[bounds]\n" + bounds;
+}
+
+void WriteCheck(const Scenario& s, std::string& out) {
+  out += fmt::format("\n[check]\ninvariants = {}\n", QuotedList(s.invariants));
+  out += fmt::format("stop_at_first_violation = {}\n",
+                     Bool(s.stop_at_first_violation));
+  if (!s.order.empty()) {
+    out += "order = [\n";
+    for (const PinnedStep& step : s.order) {
+      out += fmt::format("  {},\n", Quote(FormatAction(s.config, step.action)));
+    }
+    out += "]\n";
+  }
+}
+
+void WriteExpect(const Expectation& e, std::string& out) {
+  out += "\n[expect]\n";
+  if (e.verdict == Verdict::kHolds) {
+    out += "verdict = \"holds\"\n";
+  } else {
+    out += "verdict = \"violated\"\n";
+    out += fmt::format("violated = {}\n", e.violated.size() == 1
+                                              ? Quote(e.violated.front())
+                                              : QuotedList(e.violated));
+  }
+  if (e.trace_length)
+    out += fmt::format("trace_length = {}\n", *e.trace_length);
+  if (e.states) out += fmt::format("states = {}\n", *e.states);
+}
+
+}  // namespace
+
+std::string FormatScenario(const Scenario& scenario) {
+  std::string out = fmt::format("name = {}\n", Quote(scenario.name));
+  if (!scenario.description.empty()) {
+    out += fmt::format("description = {}\n", Quote(scenario.description));
+  }
+  WriteConfig(scenario.config, out);
+  WriteBounds(scenario, out);
+  WriteCheck(scenario, out);
+  WriteExpect(scenario.expect, out);
+  return out;
+}
+
+}  // namespace oc

@@ -1,0 +1,223 @@
+// The generic explorer on toy models whose state spaces are known exactly.
+// No outbox header here: the explorer must work on any Model.
+
+#include "explorer/breadth_first_search.h"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+namespace {
+
+using oc::explorer::Explore;
+using oc::explorer::Options;
+using oc::explorer::Property;
+using oc::explorer::PropertyKind;
+using oc::explorer::Stop;
+
+// Two counters on an N x N grid; each action increments one of them, and
+// "reset" sends x back to 0 once x reached the top (so x can decrease).
+struct Grid {
+  struct State {
+    int x = 0;
+    int y = 0;
+    bool operator==(const State&) const = default;
+  };
+  enum class Action { kNone, kIncX, kIncY, kReset };
+
+  int n = 4;
+  bool with_reset = false;
+  // Actions with y == bound are "blocked by the model's bound".
+  int y_bound = -1;
+
+  std::vector<State> InitialStates() const { return {State{}}; }
+  void Successors(const State& s,
+                  std::vector<std::pair<Action, State>>& out) const {
+    if (s.x + 1 < n) out.push_back({Action::kIncX, {s.x + 1, s.y}});
+    if (s.y + 1 < n && s.y != y_bound)
+      out.push_back({Action::kIncY, {s.x, s.y + 1}});
+    if (with_reset && s.x + 1 == n) out.push_back({Action::kReset, {0, s.y}});
+  }
+  bool BlockedByBound(const State& s) const { return s.y == y_bound; }
+  std::uint64_t Fingerprint(const State& s) const {
+    return static_cast<std::uint64_t>(s.x) * 1000003u +
+           static_cast<std::uint64_t>(s.y);
+  }
+};
+
+// Follows the trace's actions through the model and checks it reaches the
+// trace's states: a trace must be concrete and replayable.
+bool Replays(const Grid& model, const oc::explorer::Trace<Grid>& trace) {
+  if (trace.states.empty() || !(trace.states[0] == Grid::State{})) return false;
+  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
+    std::vector<std::pair<Grid::Action, Grid::State>> next;
+    model.Successors(trace.states[i], next);
+    bool found = false;
+    for (const auto& [a, s] : next) {
+      if (a == trace.actions[i] && s == trace.states[i + 1]) found = true;
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+Property<Grid::State> Safety(std::string name,
+                             std::function<bool(const Grid::State&)> f) {
+  Property<Grid::State> p;
+  p.name = std::move(name);
+  p.kind = PropertyKind::kSafety;
+  p.holds = std::move(f);
+  return p;
+}
+
+TEST_CASE(
+    "an N by N grid has N*N states, 2N(N-1) transitions and one terminal "
+    "state") {
+  for (int n : {1, 2, 4, 7}) {
+    Grid grid{n};
+    const auto result = Explore<Grid>(grid, {});
+    CHECK(result.complete());
+    CHECK(result.stats.states == static_cast<std::uint64_t>(n * n));
+    CHECK(result.stats.transitions ==
+          static_cast<std::uint64_t>(2 * n * (n - 1)));
+    CHECK(result.stats.terminal_states == 1);
+    CHECK(result.stats.depth == 2 * (n - 1));
+    CHECK(result.violations.empty());
+  }
+}
+
+TEST_CASE("a safety violation comes with a shortest, replayable trace") {
+  Grid grid{5};
+  const std::vector<Property<Grid::State>> props = {Safety(
+      "sum_below_3", [](const Grid::State& s) { return s.x + s.y < 3; })};
+  const auto result = Explore<Grid>(grid, props);
+  REQUIRE(result.violations.size() == 1);
+  const auto& v = result.violations[0];
+  CHECK(v.property == "sum_below_3");
+  CHECK(v.trace.length() == 3);
+  CHECK(v.trace.states.back().x + v.trace.states.back().y == 3);
+  CHECK(Replays(grid, v.trace));
+  // Successor order decides among shortest traces: x first.
+  CHECK(v.trace.states.back() == Grid::State{3, 0});
+  // It goes on to the end by default.
+  CHECK(result.stats.states == 25);
+}
+
+TEST_CASE("a transition property sees steps into states already visited") {
+  Grid grid{3, /*with_reset=*/true};
+  Property<Grid::State> monotonic;
+  monotonic.name = "x_never_decreases";
+  monotonic.kind = PropertyKind::kTransition;
+  monotonic.holds_on = [](const Grid::State& a, const Grid::State& b) {
+    return b.x >= a.x;
+  };
+  const auto result = Explore<Grid>(grid, std::vector{monotonic});
+  REQUIRE(result.violations.size() == 1);
+  const auto& trace = result.violations[0].trace;
+  // x must reach 2 (two steps) and reset: the reset leads back to a state
+  // that was already reached, and the violation is still found.
+  CHECK(trace.length() == 3);
+  CHECK(trace.actions.back() == Grid::Action::kReset);
+  CHECK(trace.states.back() == Grid::State{0, 0});
+  CHECK(Replays(grid, trace));
+}
+
+TEST_CASE("at-rest properties are checked on terminal states only") {
+  Grid grid{3};
+  Property<Grid::State> at_rest;
+  at_rest.name = "ends_at_origin";
+  at_rest.kind = PropertyKind::kAtRest;
+  at_rest.holds = [](const Grid::State& s) { return s.x == 0 && s.y == 0; };
+  const auto result = Explore<Grid>(grid, std::vector{at_rest});
+  REQUIRE(result.violations.size() == 1);
+  CHECK(result.violations[0].trace.length() == 4);
+  CHECK(result.violations[0].trace.states.back() == Grid::State{2, 2});
+}
+
+TEST_CASE("dead ends of the model's own bound are not terminal states") {
+  Grid grid{3};
+  grid.y_bound =
+      1;  // y stops at 1: states with y == 1 and x == 2 are dead ends
+  Property<Grid::State> at_rest;
+  at_rest.name = "never_at_rest";
+  at_rest.kind = PropertyKind::kAtRest;
+  at_rest.holds = [](const Grid::State&) { return false; };
+  const auto result = Explore<Grid>(grid, std::vector{at_rest});
+  CHECK(result.stats.states == 6);
+  CHECK(result.stats.terminal_states == 0);
+  CHECK(result.stats.bounded_dead_ends == 1);
+  CHECK(result.violations.empty());
+  CHECK(result.complete());
+}
+
+TEST_CASE(
+    "a depth limit leaves deeper states unexpanded and the search incomplete") {
+  Grid grid{4};
+  Options options;
+  options.max_depth = 2;
+  const auto result = Explore<Grid>(grid, {}, options);
+  CHECK(result.stop == Stop::kMaxDepth);
+  CHECK_FALSE(result.complete());
+  // A limit at the true depth cuts nothing: the last level has no successor.
+  options.max_depth = 6;
+  const auto full = Explore<Grid>(grid, {}, options);
+  CHECK(full.complete());
+  CHECK(full.stats.states == 16);
+}
+
+TEST_CASE("a state limit stops the search") {
+  Grid grid{10};
+  Options options;
+  options.max_states = 20;
+  const auto result = Explore<Grid>(grid, {}, options);
+  CHECK(result.stop == Stop::kMaxStates);
+  CHECK(result.stats.states == 20);
+}
+
+TEST_CASE(
+    "stop at first reports only the shortest violation over all properties") {
+  Grid grid{6};
+  const std::vector<Property<Grid::State>> props = {
+      Safety("y_below_4", [](const Grid::State& s) { return s.y < 4; }),
+      Safety("x_below_2", [](const Grid::State& s) { return s.x < 2; })};
+  Options options;
+  options.stop_at_first_violation = true;
+  const auto first = Explore<Grid>(grid, props, options);
+  REQUIRE(first.violations.size() == 1);
+  CHECK(first.violations[0].property == "x_below_2");
+  CHECK(first.violations[0].trace.length() == 2);
+  CHECK(first.stop == Stop::kFirstViolation);
+  CHECK(first.stats.states < 36);
+
+  const auto all = Explore<Grid>(grid, props);
+  REQUIRE(all.violations.size() == 2);
+  CHECK(all.violations[0].property == "x_below_2");  // shortest first
+  CHECK(all.violations[1].property == "y_below_4");
+  CHECK(all.violations[1].trace.length() == 4);
+}
+
+TEST_CASE("the same search twice gives the same counts and traces") {
+  Grid grid{6, true};
+  const std::vector<Property<Grid::State>> props = {Safety(
+      "sum_below_7", [](const Grid::State& s) { return s.x + s.y < 7; })};
+  const auto a = Explore<Grid>(grid, props);
+  const auto b = Explore<Grid>(grid, props);
+  CHECK(a.stats.states == b.stats.states);
+  CHECK(a.stats.transitions == b.stats.transitions);
+  REQUIRE(a.violations.size() == 1);
+  REQUIRE(b.violations.size() == 1);
+  CHECK(a.violations[0].trace.states == b.violations[0].trace.states);
+  CHECK(a.violations[0].trace.actions == b.violations[0].trace.actions);
+}
+
+TEST_CASE("states that collide on the fingerprint are still told apart") {
+  struct Colliding : Grid {
+    std::uint64_t Fingerprint(const State&) const { return 42; }
+  };
+  Colliding model;
+  model.n = 5;
+  const auto result = Explore<Colliding>(model, {});
+  CHECK(result.stats.states == 25);
+}
+
+}  // namespace

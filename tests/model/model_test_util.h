@@ -1,0 +1,37 @@
+// Small builders shared by the model tests.
+
+#ifndef OUTBOX_CHECK_TESTS_MODEL_MODEL_TEST_UTIL_H_
+#define OUTBOX_CHECK_TESTS_MODEL_MODEL_TEST_UTIL_H_
+
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+
+namespace oc::testing {
+
+// R relays named r1.., E events named e1.. (key "k", version = index + 1),
+// and one group per strategy given, named g1.., with `instances` each.
+inline Config MakeConfig(int relays, int events,
+                         std::vector<Strategy> strategies = {},
+                         int instances = 1) {
+  Config c;
+  for (int r = 1; r <= relays; ++r) c.relays.push_back("r" + std::to_string(r));
+  for (int e = 1; e <= events; ++e) {
+    Event event;
+    event.name = "e" + std::to_string(e);
+    event.type = "event";
+    event.key = "k";
+    event.version = static_cast<std::uint16_t>(e);
+    c.events.push_back(event);
+  }
+  int g = 1;
+  for (Strategy s : strategies) {
+    c.groups.push_back(Group{"g" + std::to_string(g++), s, instances});
+  }
+  return c;
+}
+
+}  // namespace oc::testing
+
+#endif  // OUTBOX_CHECK_TESTS_MODEL_MODEL_TEST_UTIL_H_

@@ -1,0 +1,69 @@
+#include <doctest/doctest.h>
+
+#include "model/outbox_model.h"
+#include "model/state_cells.h"
+#include "model_test_util.h"
+
+namespace oc {
+namespace {
+
+TEST_CASE("the fingerprint of a fixed state is pinned") {
+  // Golden values. Fingerprints decide only where a state sits in the
+  // visited set, never a count or a trace, but a change of the hash or of
+  // the canonical encoding must be deliberate.
+  Config c = testing::MakeConfig(2, 2, {Strategy::kCreditInbox}, 2);
+  OutboxModel m(c);
+  State s = m.InitialStates().front();
+  CHECK(Fingerprint(s) == 5147967926263777067ULL);
+  s.events[1].token = 3;
+  s.relays[0] = RelayCells{RelayPhase::kSent, 2, 3};
+  CHECK(Fingerprint(s) == 10532152440281486911ULL);
+}
+
+TEST_CASE("equal states have equal fingerprints, and each field counts") {
+  OutboxModel m(testing::MakeConfig(1, 1, {Strategy::kCreditNaive}));
+  const State base = m.InitialStates().front();
+  State copy = base;
+  CHECK(Fingerprint(copy) == Fingerprint(base));
+  std::vector<State> variants(6, base);
+  variants[0].events[0].offered = 1;
+  variants[1].relays[0].token = 1;
+  variants[2].instances[0].memo = 1;
+  variants[3].group_events[0].sent = 1;
+  variants[4].group_keys[0].fresh = 1;
+  variants[5].budgets.redeliveries = 1;
+  for (const State& v : variants) CHECK(Fingerprint(v) != Fingerprint(base));
+}
+
+TEST_CASE("changed cells name what a step changed, in durable-state words") {
+  Config c = testing::MakeConfig(2, 1, {Strategy::kCreditInbox});
+  c.relays = {"A", "B"};
+  c.groups[0].name = "billing";
+  OutboxModel m(c);
+  const State s0 = m.InitialStates().front();
+  const State s1 = m.Apply(s0, ParseAction(c, "claim(A, e1)").value()).value();
+  const std::vector<CellChange> changes = ChangedCells(m, s0, s1);
+  CHECK(changes == std::vector<CellChange>{
+                       {"outbox[e1].owner", "-", "A"},
+                       {"outbox[e1].token", "0", "1"},
+                       {"outbox[e1].lease", "none", "active"},
+                       {"relay[A]", "idle", "claimed(e1, token 1)"},
+                   });
+  const State s2 = m.Apply(s1, ParseAction(c, "send(A)").value()).value();
+  const State s3 =
+      m.Apply(s2, ParseAction(c, "consume(billing, 1, e1)").value()).value();
+  CHECK(ChangedCells(m, s2, s3) ==
+        std::vector<CellChange>{
+            {"broker.ready[billing][e1]", "1", "0"},
+            {"instance[billing/1]", "idle", "holding(e1)"},
+            {"billing.effects[e1]", "0", "1"},
+            {"billing.inbox[e1]", "0", "1"},
+        });
+  CHECK(ActionDetail(m, s1, ParseAction(c, "send(A)").value()) ==
+        "e1, token 1");
+  CHECK(ActionDetail(m, s0, ParseAction(c, "claim(B, e1)").value()) ==
+        "token 1");
+}
+
+}  // namespace
+}  // namespace oc

@@ -1,0 +1,828 @@
+// Tests of the scenario loader and writer: defaults, every key, the round
+// trip (parse, print, parse), and the exact message of every error path.
+
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "scenarios/scenario_loader.h"
+#include "scenarios/scenario_writer.h"
+
+namespace oc {
+namespace {
+
+const std::string kPath = "scenarios/x.toml";
+
+// The message of the error `text` gives, or "(loaded)".
+std::string ErrorOf(std::string_view text) {
+  Result<Scenario> r = ParseScenario(text, kPath);
+  return r.ok() ? std::string("(loaded)") : r.status().message();
+}
+
+Event MakeEvent(std::string name, std::string type) {
+  Event event;
+  event.name = std::move(name);
+  event.type = std::move(type);
+  return event;
+}
+
+Scenario Load(std::string_view text) {
+  Result<Scenario> r = ParseScenario(text, kPath);
+  if (!r.ok()) FAIL(r.status().message());
+  return std::move(r).value();
+}
+
+// Equal as scenarios: ignores the path, source positions and the spelling
+// of pinned steps.
+void CheckSame(const Scenario& a, const Scenario& b) {
+  CHECK(a.name == b.name);
+  CHECK(a.description == b.description);
+  CHECK(a.config == b.config);
+  CHECK(a.invariants == b.invariants);
+  CHECK(a.stop_at_first_violation == b.stop_at_first_violation);
+  CHECK(a.limits.max_depth == b.limits.max_depth);
+  CHECK(a.limits.max_states == b.limits.max_states);
+  REQUIRE(a.order.size() == b.order.size());
+  for (std::size_t i = 0; i < a.order.size(); ++i) {
+    CHECK(a.order[i].action == b.order[i].action);
+  }
+  CHECK(a.expect.verdict == b.expect.verdict);
+  CHECK(a.expect.violated == b.expect.violated);
+  CHECK(a.expect.trace_length == b.expect.trace_length);
+  CHECK(a.expect.states == b.expect.states);
+}
+
+// Parse, print, parse: the second parse equals the first, and printing it
+// again gives the same text.
+void CheckRoundTrip(std::string_view text) {
+  const Scenario first = Load(text);
+  const std::string printed = FormatScenario(first);
+  INFO(printed);
+  Result<Scenario> second = ParseScenario(printed, "elsewhere/other.toml");
+  if (!second.ok()) FAIL(second.status().message());
+  CheckSame(first, second.value());
+  CHECK(FormatScenario(second.value()) == printed);
+}
+
+constexpr std::string_view kMinimal = R"toml(relays = 1
+events = 1
+[check]
+invariants = ["eventually_offered"]
+[expect]
+verdict = "holds"
+)toml";
+
+constexpr std::string_view kFull = R"toml(name = "lease-expiry-after-send"
+description = "A lease expires after the send; a second relay resends."
+relays = ["A", "B"]
+
+[[events]]
+type = "credit"
+account = "acct-1"
+amount = -10
+
+[[events]]
+name = "p1"
+type = "projection"
+key = "k1"
+version = 2
+
+[[groups]]
+name = "billing"
+strategy = "credit.naive"
+instances = 2
+
+[switches]
+lease = true
+fencing = false
+
+[faults]
+premature_expiries = 1
+relay_crashes = 2
+lost_publish_acks = 3
+lost_consumer_acks = 4
+consumer_crashes = 5
+redeliveries = 6
+
+[bounds]
+claims = 3
+max_depth = 40
+max_states = 1000000
+
+[check]
+invariants = ["effect_at_most_once", "eventually_offered"]
+stop_at_first_violation = true
+
+[expect]
+verdict = "violated"
+violated = "effect_at_most_once"
+trace_length = 7
+states = 120
+)toml";
+
+constexpr std::string_view kPinned = R"toml(relays = ["A", "B"]
+events = 1
+
+[[groups]]
+name = "billing"
+strategy = "credit.naive"
+
+[faults]
+premature_expiries = 1
+
+[check]
+invariants = ["effect_at_most_once"]
+order = ["claim(A, e1)", "send(A)", "expire(e1)", "claim(B,e1)", "send(B)",
+         "consume(billing, 1, e1)", "acknowledge(billing, 1)",
+         "consume(billing, 1, e1)"]
+
+[expect]
+verdict = "violated"
+violated = ["effect_at_most_once"]
+trace_length = 8
+)toml";
+
+// ---------------------------------------------------------------------------
+// Loading valid files
+
+TEST_CASE("a minimal scenario gets every default") {
+  const Scenario s = Load(kMinimal);
+  CHECK(s.path == kPath);
+  CHECK(s.name == "x");
+  CHECK(s.description.empty());
+  CHECK(s.config.relays == std::vector<std::string>{"r1"});
+  REQUIRE(s.config.events.size() == 1);
+  CHECK(s.config.events[0] == MakeEvent("e1", "event"));
+  CHECK(s.config.groups.empty());
+  CHECK(s.config.lease);
+  CHECK(s.config.fencing);
+  CHECK(s.config.budgets == FaultBudgets{});
+  CHECK(s.config.claim_bound == 0);
+  CHECK(s.invariants == std::vector<std::string>{"eventually_offered"});
+  CHECK_FALSE(s.stop_at_first_violation);
+  CHECK_FALSE(s.limits.max_depth.has_value());
+  CHECK_FALSE(s.limits.max_states.has_value());
+  CHECK(s.order.empty());
+  CHECK(s.expect.verdict == Verdict::kHolds);
+  CHECK(s.expect.violated.empty());
+  CHECK_FALSE(s.expect.trace_length.has_value());
+  CHECK_FALSE(s.expect.states.has_value());
+  CHECK(s.expect.position.line == 5);
+  CHECK(s.expect.position.column == 1);
+}
+
+TEST_CASE("relay and event counts expand to default names") {
+  const Scenario s = Load(R"toml(relays = 3
+events = 2
+[[groups]]
+strategy = "credit.inbox"
+[[groups]]
+strategy = "credit.naive"
+[check]
+invariants = ["effect_at_most_once"]
+[expect]
+verdict = "holds"
+)toml");
+  CHECK(s.config.relays == std::vector<std::string>{"r1", "r2", "r3"});
+  REQUIRE(s.config.events.size() == 2);
+  CHECK(s.config.events[1] == MakeEvent("e2", "event"));
+  REQUIRE(s.config.groups.size() == 2);
+  CHECK(s.config.groups[0].name == "g1");
+  CHECK(s.config.groups[1].name == "g2");
+  CHECK(s.config.groups[1].instances == 1);
+}
+
+TEST_CASE("a full scenario sets every key") {
+  const Scenario s = Load(kFull);
+  CHECK(s.name == "lease-expiry-after-send");
+  CHECK(s.description ==
+        "A lease expires after the send; a second relay resends.");
+  CHECK(s.config.relays == std::vector<std::string>{"A", "B"});
+  REQUIRE(s.config.events.size() == 2);
+  Event credit = MakeEvent("e1", "credit");
+  credit.account = "acct-1";
+  credit.amount = -10;
+  CHECK(s.config.events[0] == credit);
+  Event projection = MakeEvent("p1", "projection");
+  projection.key = "k1";
+  projection.version = 2;
+  CHECK(s.config.events[1] == projection);
+  REQUIRE(s.config.groups.size() == 1);
+  CHECK(s.config.groups[0] == Group{.name = "billing",
+                                    .strategy = Strategy::kCreditNaive,
+                                    .instances = 2});
+  CHECK(s.config.lease);
+  CHECK_FALSE(s.config.fencing);
+  CHECK(s.config.budgets == FaultBudgets{.premature_expiries = 1,
+                                         .relay_crashes = 2,
+                                         .lost_publish_acks = 3,
+                                         .lost_consumer_acks = 4,
+                                         .consumer_crashes = 5,
+                                         .redeliveries = 6});
+  CHECK(s.config.claim_bound == 3);
+  CHECK(s.limits.max_depth == 40);
+  CHECK(s.limits.max_states == 1000000u);
+  CHECK(s.invariants ==
+        std::vector<std::string>{"effect_at_most_once", "eventually_offered"});
+  CHECK(s.stop_at_first_violation);
+  CHECK(s.expect.verdict == Verdict::kViolated);
+  CHECK(s.expect.violated == std::vector<std::string>{"effect_at_most_once"});
+  CHECK(s.expect.trace_length == 7);
+  CHECK(s.expect.states == 120u);
+}
+
+TEST_CASE("a pinned order keeps each step's action, text and position") {
+  const Scenario s = Load(kPinned);
+  REQUIRE(s.order.size() == 8);
+  CHECK(s.order[3].action ==
+        Action{.kind = ActionKind::kClaim, .relay = 1, .event = 0});
+  CHECK(s.order[3].text == "claim(B,e1)");
+  CHECK(s.order[3].position.line == 13);
+  CHECK(s.order[3].position.column == 51);
+  CHECK(s.order[5].action == Action{.kind = ActionKind::kConsume,
+                                    .event = 0,
+                                    .group = 0,
+                                    .instance = 0});
+  CHECK(s.order[5].position.line == 14);
+  CHECK(s.order[5].position.column == 10);
+  CHECK(s.expect.violated == std::vector<std::string>{"effect_at_most_once"});
+}
+
+TEST_CASE("expect.violated takes several invariants as an array") {
+  const Scenario s = Load(R"toml(relays = 1
+events = 1
+[[groups]]
+strategy = "notification.send_then_ledger"
+[check]
+invariants = ["notify_at_most_once", "notify_at_least_once"]
+[expect]
+verdict = "violated"
+violated = ["notify_at_least_once", "notify_at_most_once"]
+)toml");
+  CHECK(s.expect.violated == std::vector<std::string>{"notify_at_least_once",
+                                                      "notify_at_most_once"});
+}
+
+TEST_CASE("LoadScenario reads a file and names the scenario by its stem") {
+  const std::string path = std::string(OC_TEST_TMPDIR) + "/lease-expiry.toml";
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  std::fwrite(kMinimal.data(), 1, kMinimal.size(), f);
+  std::fclose(f);
+  Result<Scenario> r = LoadScenario(path);
+  std::remove(path.c_str());
+  if (!r.ok()) FAIL(r.status().message());
+  CHECK(r.value().path == path);
+  CHECK(r.value().name == "lease-expiry");
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+
+TEST_CASE("parse, print, parse gives the same scenario") {
+  SUBCASE("minimal") { CheckRoundTrip(kMinimal); }
+  SUBCASE("every key") { CheckRoundTrip(kFull); }
+  SUBCASE("pinned order") { CheckRoundTrip(kPinned); }
+  SUBCASE("strings that need escapes") {
+    CheckRoundTrip(R"toml(name = "quote \" backslash \\ tab \t"
+description = """
+two lines, a control \u0001 and é"""
+relays = ["r1", "B.2"]
+events = 1
+[check]
+invariants = ["eventually_offered"]
+[expect]
+verdict = "holds"
+)toml");
+  }
+}
+
+TEST_CASE("the printed form is canonical") {
+  CHECK(FormatScenario(Load(kFull)) == R"toml(name = "lease-expiry-after-send"
+description = "A lease expires after the send; a second relay resends."
+relays = ["A", "B"]
+
+[[events]]
+name = "e1"
+type = "credit"
+account = "acct-1"
+amount = -10
+
+[[events]]
+name = "p1"
+type = "projection"
+key = "k1"
+version = 2
+
+[[groups]]
+name = "billing"
+strategy = "credit.naive"
+instances = 2
+
+[switches]
+lease = true
+fencing = false
+
+[faults]
+premature_expiries = 1
+relay_crashes = 2
+lost_publish_acks = 3
+lost_consumer_acks = 4
+consumer_crashes = 5
+redeliveries = 6
+
+[bounds]
+claims = 3
+max_depth = 40
+max_states = 1000000
+
+[check]
+invariants = ["effect_at_most_once", "eventually_offered"]
+stop_at_first_violation = true
+
+[expect]
+verdict = "violated"
+violated = "effect_at_most_once"
+trace_length = 7
+states = 120
+)toml");
+}
+
+TEST_CASE("the printed form uses the count shorthands and one step a line") {
+  CHECK(FormatScenario(Load(R"toml(name = "short"
+relays = 2
+events = [{}, {}]
+[check]
+invariants = ["eventually_offered"]
+order = ["claim(r1,e2)"]
+[expect]
+verdict = "holds"
+)toml")) == R"toml(name = "short"
+relays = 2
+events = 2
+
+[switches]
+lease = true
+fencing = true
+
+[faults]
+premature_expiries = 0
+relay_crashes = 0
+lost_publish_acks = 0
+lost_consumer_acks = 0
+consumer_crashes = 0
+redeliveries = 0
+
+[check]
+invariants = ["eventually_offered"]
+stop_at_first_violation = false
+order = [
+  "claim(r1, e2)",
+]
+
+[expect]
+verdict = "holds"
+)toml");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: files and TOML
+
+TEST_CASE("an unreadable file is reported with the system's reason") {
+  const Result<Scenario> r = LoadScenario("no/such/file.toml");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() ==
+        "no/such/file.toml: cannot read file: No such file or directory");
+}
+
+TEST_CASE("a directory is not a scenario file") {
+  const Result<Scenario> r = LoadScenario(OC_TEST_TMPDIR);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() ==
+        std::string(OC_TEST_TMPDIR) + ": cannot read file: Is a directory");
+}
+
+TEST_CASE("a TOML syntax error gives the parser's line and column") {
+  CHECK(ErrorOf("relays = 1\nevents = \n") ==
+        "scenarios/x.toml:2:10: invalid TOML: Error while parsing key-value "
+        "pair: expected value, saw '\\n'");
+}
+
+TEST_CASE("a key given twice is a TOML error") {
+  CHECK(ErrorOf("relays = 1\nrelays = 2\n") ==
+        "scenarios/x.toml:2:10: invalid TOML: Error while parsing key-value "
+        "pair: cannot redefine existing integer 'relays'");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: unknown keys
+
+TEST_CASE("an unknown top-level key is rejected with a suggestion") {
+  CHECK(ErrorOf("relays = 1\nevent = 1\n") ==
+        "scenarios/x.toml:2:1: event: unknown key; did you mean 'events'?");
+}
+
+TEST_CASE("an unknown key far from any allowed one lists the allowed keys") {
+  CHECK(ErrorOf("relays = 1\n[fault_budgets]\n") ==
+        "scenarios/x.toml:2:2: fault_budgets: unknown key; allowed keys are "
+        "name, description, relays, events, groups, switches, faults, "
+        "bounds, check, expect");
+}
+
+TEST_CASE("of several unknown keys the first in the file is reported") {
+  CHECK(ErrorOf("zzz = 1\naaa = 2\n") ==
+        "scenarios/x.toml:1:1: zzz: unknown key; allowed keys are name, "
+        "description, relays, events, groups, switches, faults, bounds, "
+        "check, expect");
+}
+
+TEST_CASE("unknown keys in every table name their dotted path") {
+  CHECK(ErrorOf("relays = 1\n[[events]]\nacount = \"a\"\n") ==
+        "scenarios/x.toml:3:1: events[1].acount: unknown key; did you mean "
+        "'account'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = "
+                "\"credit.inbox\"\n[[groups]]\ninstance = 2\n") ==
+        "scenarios/x.toml:6:1: groups[2].instance: unknown key; did you mean "
+        "'instances'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[switches]\nfence = false\n") ==
+        "scenarios/x.toml:4:1: switches.fence: unknown key; allowed keys are "
+        "lease, fencing");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crash = 1\n") ==
+        "scenarios/x.toml:4:1: faults.relay_crash: unknown key; did you mean "
+        "'relay_crashes'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[bounds]\nmax_dept = 1\n") ==
+        "scenarios/x.toml:4:1: bounds.max_dept: unknown key; did you mean "
+        "'max_depth'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[check]\ninvariant = []\n") ==
+        "scenarios/x.toml:4:1: check.invariant: unknown key; did you mean "
+        "'invariants'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[check]\ninvariants = "
+                "[\"eventually_offered\"]\n[expect]\nverdict = "
+                "\"holds\"\nstate = 3\n") ==
+        "scenarios/x.toml:7:1: expect.state: unknown key; did you mean "
+        "'states'?");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: types
+
+TEST_CASE("a value of the wrong type names the expected and the given type") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = \"1\"\n") ==
+        "scenarios/x.toml:4:17: faults.relay_crashes: expected an integer, "
+        "got a string");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = 1.0\n") ==
+        "scenarios/x.toml:4:17: faults.relay_crashes: expected an integer, "
+        "got a floating-point number");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[switches]\nlease = 0\n") ==
+        "scenarios/x.toml:4:9: switches.lease: expected a boolean, got an "
+        "integer");
+  CHECK(ErrorOf("name = 7\n") ==
+        "scenarios/x.toml:1:8: name: expected a string, got an integer");
+  CHECK(ErrorOf("description = [\"a\"]\n") ==
+        "scenarios/x.toml:1:15: description: expected a string, got an "
+        "array");
+  CHECK(ErrorOf("relays = 1\n[[events]]\nversion = \"2\"\n") ==
+        "scenarios/x.toml:3:11: events[1].version: expected an integer, got "
+        "a string");
+  CHECK(ErrorOf("relays = 1\n[[events]]\nkey = 1\n") ==
+        "scenarios/x.toml:3:7: events[1].key: expected a string, got an "
+        "integer");
+}
+
+TEST_CASE("relays must be a name array or a count") {
+  CHECK(ErrorOf("relays = \"A\"\n") ==
+        "scenarios/x.toml:1:10: relays: expected an array of relay names or "
+        "a relay count, got a string");
+  CHECK(ErrorOf("relays = [\"A\", 2]\n") ==
+        "scenarios/x.toml:1:16: relays[2]: expected a string, got an "
+        "integer");
+}
+
+TEST_CASE("events must be a count or an array of tables") {
+  CHECK(ErrorOf("relays = 1\nevents = \"e1\"\n") ==
+        "scenarios/x.toml:2:10: events: expected an event count or an array "
+        "of tables, got a string");
+  CHECK(ErrorOf("relays = 1\nevents = [{}, \"e2\"]\n") ==
+        "scenarios/x.toml:2:15: events[2]: expected a table, got a string");
+}
+
+TEST_CASE("groups must be an array of tables") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[groups]\nstrategy = "
+                "\"credit.naive\"\n") ==
+        "scenarios/x.toml:3:1: groups: expected an array of tables, got a "
+        "table");
+  CHECK(ErrorOf("relays = 1\nevents = 1\ngroups = [1]\n") ==
+        "scenarios/x.toml:3:11: groups[1]: expected a table, got an integer");
+}
+
+TEST_CASE("a section given as a plain value is rejected") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\nfaults = 1\n") ==
+        "scenarios/x.toml:3:10: faults: expected a table, got an integer");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: ranges
+
+TEST_CASE("out-of-range numbers say the allowed range") {
+  CHECK(ErrorOf("relays = 0\n") ==
+        "scenarios/x.toml:1:10: relays: 0 is out of range 1..16");
+  CHECK(ErrorOf("relays = 1\nevents = 17\n") ==
+        "scenarios/x.toml:2:10: events: 17 is out of range 1..16");
+  CHECK(ErrorOf("relays = 1\n[[events]]\nversion = 65536\n") ==
+        "scenarios/x.toml:3:11: events[1].version: 65536 is out of range "
+        "0..65535");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = "
+                "\"credit.naive\"\ninstances = 0\n") ==
+        "scenarios/x.toml:5:13: groups[1].instances: 0 is out of range 1..8");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nredeliveries = 16\n") ==
+        "scenarios/x.toml:4:16: faults.redeliveries: 16 is out of range "
+        "0..15");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nconsumer_crashes = -1\n") ==
+        "scenarios/x.toml:4:20: faults.consumer_crashes: -1 is out of range "
+        "0..15");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[bounds]\nclaims = 101\n") ==
+        "scenarios/x.toml:4:10: bounds.claims: 101 is out of range 1..100");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[bounds]\nmax_depth = 0\n") ==
+        "scenarios/x.toml:4:13: bounds.max_depth: 0 is out of range "
+        "1..2147483647");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[bounds]\nmax_states = 0\n") ==
+        "scenarios/x.toml:4:14: bounds.max_states: 0 is out of range; must "
+        "be at least 1");
+}
+
+TEST_CASE("too many relays, events or groups are rejected by count") {
+  CHECK(ErrorOf("relays = [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", "
+                "\"8\", \"9\", \"10\", \"11\", \"12\", \"13\", \"14\", \"15\", "
+                "\"16\", \"17\"]\nevents = 1\n") ==
+        "scenarios/x.toml:1:10: relays: 17 relays; allowed 1..16");
+  CHECK(ErrorOf("relays = []\nevents = 1\n") ==
+        "scenarios/x.toml:1:10: relays: 0 relays; allowed 1..16");
+  CHECK(ErrorOf("relays = 1\nevents = []\n") ==
+        "scenarios/x.toml:2:10: events: 0 events; allowed 1..16");
+  CHECK(ErrorOf("relays = 1\nevents = 1\ngroups = [{strategy = "
+                "\"credit.naive\"}, {strategy = \"credit.naive\"}, {strategy "
+                "= \"credit.naive\"}, {strategy = \"credit.naive\"}, "
+                "{strategy = \"credit.naive\"}, {strategy = "
+                "\"credit.naive\"}, {strategy = \"credit.naive\"}, {strategy "
+                "= \"credit.naive\"}, {strategy = \"credit.naive\"}]\n") ==
+        "scenarios/x.toml:3:10: groups: 9 groups; allowed 0..8");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: names and required keys
+
+TEST_CASE("names must be valid and unique") {
+  CHECK(ErrorOf("relays = [\"A\", \"A B\"]\nevents = 1\n") ==
+        "scenarios/x.toml:1:16: relays[2]: 'A B' is not a valid name; "
+        "use letters, digits, '_', '-' and '.'");
+  CHECK(ErrorOf("relays = [\"A\", \"A\"]\nevents = 1\n") ==
+        "scenarios/x.toml:1:16: relays[2]: 'A' is used twice");
+  CHECK(ErrorOf("relays = 1\n[[events]]\n[[events]]\nname = \"e1\"\n") ==
+        "scenarios/x.toml:4:8: events[2].name: 'e1' is used twice");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nname = "
+                "\"\"\nstrategy = \"credit.naive\"\n") ==
+        "scenarios/x.toml:4:8: groups[1].name: '' is not a valid name; use "
+        "letters, digits, '_', '-' and '.'");
+}
+
+TEST_CASE("an empty scenario name is rejected") {
+  CHECK(ErrorOf("name = \"\"\n") ==
+        "scenarios/x.toml:1:8: name: empty; give a name, or leave the key "
+        "out to use the file's stem");
+}
+
+TEST_CASE("relays and events are required") {
+  CHECK(ErrorOf("events = 1\n") ==
+        "scenarios/x.toml: relays: missing; expected an array of relay names "
+        "or a relay count");
+  CHECK(ErrorOf("relays = 1\n") ==
+        "scenarios/x.toml: events: missing; expected an event count or "
+        "[[events]] tables");
+}
+
+TEST_CASE("a group needs a known strategy") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nname = \"billing\"\n") ==
+        "scenarios/x.toml:3:1: groups[1].strategy: missing; expected one of "
+        "credit.naive, credit.inbox, credit.check_then_act, "
+        "credit.effect_then_inbox, projection.lww, projection.monotonic, "
+        "notification.ledger_then_send, notification.send_then_ledger, "
+        "cache.invalidate");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = "
+                "\"credit.inbx\"\n") ==
+        "scenarios/x.toml:4:12: groups[1].strategy: unknown strategy "
+        "'credit.inbx'; did you mean 'credit.inbox'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = "
+                "\"saga\"\n") ==
+        "scenarios/x.toml:4:12: groups[1].strategy: unknown strategy 'saga'; "
+        "strategies are credit.naive, credit.inbox, credit.check_then_act, "
+        "credit.effect_then_inbox, projection.lww, projection.monotonic, "
+        "notification.ledger_then_send, notification.send_then_ledger, "
+        "cache.invalidate");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = 3\n") ==
+        "scenarios/x.toml:4:12: groups[1].strategy: expected a string, got "
+        "an integer");
+}
+
+TEST_CASE("a projection group needs a key on every event") {
+  CHECK(ErrorOf("relays = 1\n[[events]]\nkey = \"k\"\nversion = 1\n"
+                "[[events]]\nversion = 2\n[[groups]]\nname = \"view\"\n"
+                "strategy = \"projection.lww\"\n") ==
+        "scenarios/x.toml:5:1: events[2].key: event 'e2' has no key, but "
+        "group 'view' uses projection.lww, which needs a key on every event");
+}
+
+TEST_CASE("without a lease a claim bound is required") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[switches]\nlease = false\n") ==
+        "scenarios/x.toml: bounds.claims: required when switches.lease is "
+        "false: without a lease, relays can fence each other out forever, "
+        "each claim bumping the token");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[switches]\nlease = false\n"
+                "[bounds]\nmax_depth = 9\n") ==
+        "scenarios/x.toml:5:1: bounds.claims: required when switches.lease "
+        "is false: without a lease, relays can fence each other out forever, "
+        "each claim bumping the token");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: [check]
+
+constexpr std::string_view kHead = "relays = [\"A\"]\nevents = 1\n";
+
+TEST_CASE("check.invariants is required and non-empty") {
+  CHECK(ErrorOf(std::string(kHead)) ==
+        "scenarios/x.toml: check.invariants: missing; expected a non-empty "
+        "array of invariant names");
+  CHECK(ErrorOf(std::string(kHead) + "[check]\n") ==
+        "scenarios/x.toml:3:1: check.invariants: missing; expected a "
+        "non-empty array of invariant names");
+  CHECK(ErrorOf(std::string(kHead) + "[check]\ninvariants = []\n") ==
+        "scenarios/x.toml:4:14: check.invariants: empty; name at least one "
+        "invariant to check");
+  CHECK(ErrorOf(std::string(kHead) +
+                "[check]\ninvariants = \"eventually_offered\"\n") ==
+        "scenarios/x.toml:4:14: check.invariants: expected an array of "
+        "invariant names, got a string");
+  CHECK(ErrorOf(std::string(kHead) + "[check]\ninvariants = [true]\n") ==
+        "scenarios/x.toml:4:15: check.invariants[1]: expected a string, got "
+        "a boolean");
+}
+
+TEST_CASE("an unknown invariant is rejected with a suggestion") {
+  CHECK(ErrorOf(std::string(kHead) +
+                "[[groups]]\nstrategy = \"credit.inbox\"\n[check]\n"
+                "invariants = [\"eventually_offered\", "
+                "\"efect_at_most_once\"]\n") ==
+        "scenarios/x.toml:6:37: check.invariants[2]: unknown invariant "
+        "'efect_at_most_once'; did you mean 'effect_at_most_once'?");
+}
+
+TEST_CASE("an invariant far from any known one lists the invariants") {
+  CHECK(
+      ErrorOf(std::string(kHead) + "[check]\ninvariants = [\"liveness\"]\n") ==
+      "scenarios/x.toml:4:15: check.invariants[1]: unknown invariant "
+      "'liveness'; invariants are effect_at_most_once, "
+      "stale_completion_rejected, projection_monotonic, "
+      "notify_at_most_once, eventually_offered, eventually_consumed, "
+      "projection_converges, notify_at_least_once, cache_consistent");
+}
+
+TEST_CASE("an invariant is listed at most once") {
+  CHECK(ErrorOf(std::string(kHead) +
+                "[check]\ninvariants = [\"eventually_offered\", "
+                "\"eventually_offered\"]\n") ==
+        "scenarios/x.toml:4:37: check.invariants[2]: 'eventually_offered' is "
+        "listed twice");
+}
+
+TEST_CASE("an invariant about a kind of group the scenario lacks is rejected") {
+  CHECK(ErrorOf(std::string(kHead) +
+                "[check]\ninvariants = [\"eventually_consumed\"]\n") ==
+        "scenarios/x.toml:4:15: check.invariants[1]: 'eventually_consumed' "
+        "is about consumer groups; this scenario has none");
+  CHECK(
+      ErrorOf(
+          std::string(kHead) +
+          "[[groups]]\nstrategy = \"notification.ledger_then_send\"\n[check]\n"
+          "invariants = [\"effect_at_most_once\"]\n") ==
+      "scenarios/x.toml:6:15: check.invariants[1]: 'effect_at_most_once' "
+      "is about credit groups; this scenario has none");
+}
+
+TEST_CASE("stop_at_first_violation must be a boolean") {
+  CHECK(ErrorOf(std::string(kHead) +
+                "[check]\ninvariants = [\"eventually_offered\"]\n"
+                "stop_at_first_violation = 1\n") ==
+        "scenarios/x.toml:5:27: check.stop_at_first_violation: expected a "
+        "boolean, got an integer");
+}
+
+TEST_CASE("a pinned step that does not parse is reported at its position") {
+  const std::string check =
+      std::string(kHead) + "[check]\ninvariants = [\"eventually_offered\"]\n";
+  CHECK(ErrorOf(check + "order = [\"claim(A, e1)\", \"send(A)\",\n"
+                        "  \"claim(XYZ, e1)\"]\n") ==
+        "scenarios/x.toml:6:3: check.order[3]: unknown relay 'XYZ' in "
+        "'claim(XYZ, e1)'; relays are A");
+  CHECK(ErrorOf(check + "order = [\"claim(A, e1)\", 2]\n") ==
+        "scenarios/x.toml:5:26: check.order[2]: expected a string, got an "
+        "integer");
+  CHECK(ErrorOf(check + "order = []\n") ==
+        "scenarios/x.toml:5:9: check.order: empty; give at least one step, "
+        "or leave the key out to search exhaustively");
+  CHECK(ErrorOf(check + "order = \"send(A)\"\n") ==
+        "scenarios/x.toml:5:9: check.order: expected an array of actions, "
+        "got a string");
+}
+
+// ---------------------------------------------------------------------------
+// Errors: [expect]
+
+constexpr std::string_view kChecked =
+    "relays = [\"A\"]\nevents = 1\n[[groups]]\nstrategy = \"credit.naive\"\n"
+    "[check]\ninvariants = [\"effect_at_most_once\", "
+    "\"eventually_offered\"]\n";
+
+TEST_CASE("expect.verdict is required and is holds or violated") {
+  CHECK(ErrorOf(std::string(kChecked)) ==
+        "scenarios/x.toml: expect.verdict: missing; expected 'holds' or "
+        "'violated'");
+  CHECK(ErrorOf(std::string(kChecked) + "[expect]\n") ==
+        "scenarios/x.toml:7:1: expect.verdict: missing; expected 'holds' or "
+        "'violated'");
+  CHECK(ErrorOf(std::string(kChecked) + "[expect]\nverdict = \"hold\"\n") ==
+        "scenarios/x.toml:8:11: expect.verdict: unknown verdict 'hold'; did "
+        "you mean 'holds'?");
+  CHECK(ErrorOf(std::string(kChecked) + "[expect]\nverdict = \"fails\"\n") ==
+        "scenarios/x.toml:8:11: expect.verdict: unknown verdict 'fails'; "
+        "expected 'holds' or 'violated'");
+  CHECK(ErrorOf(std::string(kChecked) + "[expect]\nverdict = true\n") ==
+        "scenarios/x.toml:8:11: expect.verdict: expected a string, got a "
+        "boolean");
+}
+
+TEST_CASE("expect.violated is required exactly when the verdict is violated") {
+  CHECK(ErrorOf(std::string(kChecked) + "[expect]\nverdict = \"violated\"\n") ==
+        "scenarios/x.toml:7:1: expect.violated: missing; required when "
+        "expect.verdict is 'violated'");
+  CHECK(ErrorOf(std::string(kChecked) +
+                "[expect]\nverdict = \"holds\"\n"
+                "violated = \"effect_at_most_once\"\n") ==
+        "scenarios/x.toml:9:12: expect.violated: not allowed when "
+        "expect.verdict is 'holds'");
+}
+
+TEST_CASE("expect.violated names checked invariants, each once") {
+  const std::string head =
+      std::string(kChecked) + "[expect]\nverdict = \"violated\"\n";
+  CHECK(ErrorOf(head + "violated = \"efect_at_most_once\"\n") ==
+        "scenarios/x.toml:9:12: expect.violated: 'efect_at_most_once' is not "
+        "in check.invariants; did you mean 'effect_at_most_once'?");
+  CHECK(ErrorOf(head + "violated = [\"effect_at_most_once\", "
+                       "\"cache_consistent\"]\n") ==
+        "scenarios/x.toml:9:36: expect.violated[2]: 'cache_consistent' is "
+        "not in check.invariants; check.invariants lists "
+        "effect_at_most_once, eventually_offered");
+  CHECK(ErrorOf(head + "violated = [\"effect_at_most_once\", "
+                       "\"effect_at_most_once\"]\n") ==
+        "scenarios/x.toml:9:36: expect.violated[2]: 'effect_at_most_once' is "
+        "listed twice");
+  CHECK(ErrorOf(head + "violated = []\n") ==
+        "scenarios/x.toml:9:12: expect.violated: empty; name at least one "
+        "invariant");
+  CHECK(ErrorOf(head + "violated = 1\n") ==
+        "scenarios/x.toml:9:12: expect.violated: expected a string or an "
+        "array of strings, got an integer");
+  CHECK(ErrorOf(head + "violated = [1]\n") ==
+        "scenarios/x.toml:9:13: expect.violated[1]: expected a string, got "
+        "an integer");
+}
+
+TEST_CASE("expect.trace_length comes only with a violation") {
+  CHECK(ErrorOf(std::string(kChecked) +
+                "[expect]\nverdict = \"holds\"\ntrace_length = 3\n") ==
+        "scenarios/x.toml:9:16: expect.trace_length: not allowed when "
+        "expect.verdict is 'holds'");
+  CHECK(ErrorOf(std::string(kChecked) +
+                "[expect]\nverdict = \"violated\"\n"
+                "violated = \"effect_at_most_once\"\ntrace_length = -1\n") ==
+        "scenarios/x.toml:10:16: expect.trace_length: -1 is out of range "
+        "0..2147483647");
+}
+
+TEST_CASE("expect.states comes only with an exhaustive search") {
+  CHECK(ErrorOf(std::string(kChecked) +
+                "order = [\"claim(A, e1)\"]\n"
+                "[expect]\nverdict = \"holds\"\nstates = 3\n") ==
+        "scenarios/x.toml:10:10: expect.states: not allowed with "
+        "check.order; only an exhaustive search counts states");
+  CHECK(ErrorOf(std::string(kChecked) +
+                "[expect]\nverdict = \"holds\"\nstates = 0\n") ==
+        "scenarios/x.toml:9:10: expect.states: 0 is out of range; must be at "
+        "least 1");
+}
+
+}  // namespace
+}  // namespace oc
