@@ -68,12 +68,14 @@ int RunCheck(const CheckFlags& flags) {
     options.max_depth = flags.max_depth;
     options.max_states = flags.max_states;
     if (flags.stop_at_first) options.stop_at_first_violation = true;
-    oc::ProgressLine progress(stderr, progress_enabled, scenario.name);
-    options.on_progress = [&](const oc::explorer::Stats& s) {
-      progress.Update(s);
-    };
-    oc::Result<oc::ScenarioResult> result =
-        oc::CheckScenario(scenario, options);
+    oc::Result<oc::ScenarioResult> result = [&] {
+      // The progress line is gone before anything else is printed.
+      oc::ProgressLine progress(stderr, progress_enabled, scenario.name);
+      options.on_progress = [&](const oc::explorer::Stats& s) {
+        progress.Update(s);
+      };
+      return oc::CheckScenario(scenario, options);
+    }();
     if (!result.ok()) {
       fmt::print(stderr, "{}\n", result.status().message());
       return kExitUsage;
