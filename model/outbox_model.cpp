@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "model/state_text.h"
+
 namespace oc {
 
 // Why an action is not enabled. The first failing condition in MODEL.md's
@@ -32,18 +34,6 @@ enum class OutboxModel::Guard : std::uint8_t {
 };
 
 namespace {
-
-std::string_view LeaseName(Lease l) {
-  switch (l) {
-    case Lease::kNone:
-      return "none";
-    case Lease::kActive:
-      return "active";
-    case Lease::kExpired:
-      return "expired";
-  }
-  return "?";
-}
 
 // Some relay still holds event e with its current token: the lease is not
 // orphaned, so its expiry is premature.
@@ -392,37 +382,15 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
   const Guard guard = Check(s, a);
   if (guard == Guard::kEnabled) return std::nullopt;
   auto relay_text = [&](int r) {
-    const RelayCells& relay = s.relays[r];
-    const std::string& name = config_.relays[r];
-    switch (relay.phase) {
-      case RelayPhase::kIdle:
-        return fmt::format("relay {} is idle", name);
-      case RelayPhase::kClaimed:
-        return fmt::format("relay {} is claimed({}, token {})", name,
-                           config_.events[relay.event - 1].name, relay.token);
-      case RelayPhase::kSent:
-        return fmt::format("relay {} is sent({}, token {})", name,
-                           config_.events[relay.event - 1].name, relay.token);
-    }
-    return std::string();
+    return fmt::format("relay {} is {}", config_.relays[r],
+                       RelayText(config_, s.relays[r]));
   };
   auto instance_text = [&]() {
-    const InstanceCells& inst =
-        s.instances[FirstInstance(a.group) + a.instance];
-    const std::string who =
-        fmt::format("instance {} of group {}", a.instance + 1,
-                    config_.groups[a.group].name);
-    switch (inst.phase) {
-      case InstancePhase::kIdle:
-        return who + " is idle";
-      case InstancePhase::kHolding:
-        return fmt::format("{} is holding({})", who,
-                           config_.events[inst.event - 1].name);
-      case InstancePhase::kMidway:
-        return fmt::format("{} is midway({})", who,
-                           config_.events[inst.event - 1].name);
-    }
-    return std::string();
+    return fmt::format(
+        "instance {} of group {} is {}", a.instance + 1,
+        config_.groups[a.group].name,
+        InstanceText(config_, config_.groups[a.group].strategy,
+                     s.instances[FirstInstance(a.group) + a.instance]));
   };
   const std::string& event_name = config_.events[a.event].name;
   switch (guard) {
@@ -452,7 +420,7 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return std::string("no relay crash is left in the budget");
     case Guard::kLeaseNotActive:
       return fmt::format("the lease of event {} is {}, not active", event_name,
-                         LeaseName(s.events[a.event].lease));
+                         LeaseText(s.events[a.event].lease));
     case Guard::kLeaseHeld:
       return fmt::format(
           "the lease of event {} is held by a working relay and no premature "

@@ -1,0 +1,55 @@
+#include "model/state_text.h"
+
+#include <fmt/format.h>
+
+namespace oc {
+
+std::string_view LeaseText(Lease l) {
+  switch (l) {
+    case Lease::kNone:
+      return "none";
+    case Lease::kActive:
+      return "active";
+    case Lease::kExpired:
+      return "expired";
+  }
+  return "?";
+}
+
+std::string RelayText(const Config& config, const RelayCells& r) {
+  switch (r.phase) {
+    case RelayPhase::kIdle:
+      return "idle";
+    case RelayPhase::kClaimed:
+      return fmt::format("claimed({}, token {})",
+                         config.events[r.event - 1].name, r.token);
+    case RelayPhase::kSent:
+      return fmt::format("sent({}, token {})", config.events[r.event - 1].name,
+                         r.token);
+  }
+  return "?";
+}
+
+std::string InstanceText(const Config& config, Strategy strategy,
+                         const InstanceCells& i) {
+  switch (i.phase) {
+    case InstancePhase::kIdle:
+      return "idle";
+    case InstancePhase::kHolding:
+      return fmt::format("holding({})", config.events[i.event - 1].name);
+    case InstancePhase::kMidway: {
+      const std::string& e = config.events[i.event - 1].name;
+      if (strategy == Strategy::kCreditCheckThenAct) {
+        return fmt::format("midway({}, read inbox={})", e, i.memo);
+      }
+      if (strategy == Strategy::kNotificationLedgerThenSend) {
+        return fmt::format("midway({}, ledger row {})", e,
+                           i.memo ? "new" : "existed");
+      }
+      return fmt::format("midway({})", e);
+    }
+  }
+  return "?";
+}
+
+}  // namespace oc
