@@ -46,6 +46,9 @@ struct Options {
   // expanded states, from the searching thread (default: never).
   std::function<void(const Stats&)> on_progress;
   std::uint64_t progress_every = 1 << 16;
+  // Keep the explored graph (Exploration::graph) if it has at most this
+  // many states; 0 (default): do not keep it.
+  std::uint64_t graph_limit = 0;
 };
 
 template <Model M>
@@ -60,6 +63,25 @@ Exploration<M> Explore(const M& model,
 
   Exploration<M> result;
   Set visited;
+  using Graph = StateGraph<State, Action>;
+  std::optional<Graph> graph;
+  if (options.graph_limit > 0) graph.emplace();
+  // Adds vertex `id` (ids and vertices are both dense and in order).
+  auto add_vertex = [&](Id id) {
+    if (!graph) return;
+    if (id >= options.graph_limit) {
+      graph.reset();
+      result.graph_over_limit = true;
+      return;
+    }
+    boost::add_vertex(StateVertex<State>{visited.state(id)}, *graph);
+  };
+  if constexpr (ClassifiesActions<M>) {
+    for (const auto& name : model.ActionClassNames()) {
+      result.action_classes.push_back(std::string(name));
+    }
+    result.action_counts.assign(result.action_classes.size(), 0);
+  }
   // Per property: the violation found so far, and when it was found (for a
   // deterministic tie-break in the final order).
   std::vector<std::optional<Violation<M>>> found(properties.size());
@@ -106,6 +128,7 @@ Exploration<M> Explore(const M& model,
     }
     if (auto id =
             visited.Insert(s, model.Fingerprint(s), Set::kNoParent, Action{})) {
+      add_vertex(*id);
       check_state(*id);
     }
   }
@@ -125,8 +148,10 @@ Exploration<M> Explore(const M& model,
       if (successors.empty()) {
         if (model.BlockedByBound(visited.state(id))) {
           ++result.stats.bounded_dead_ends;
+          if (graph) (*graph)[id].bounded_dead_end = true;
         } else {
           ++result.stats.terminal_states;
+          if (graph) (*graph)[id].terminal = true;
           for (std::size_t p = 0; p < properties.size(); ++p) {
             if (properties[p].kind == PropertyKind::kAtRest && !found[p] &&
                 !properties[p].holds(visited.state(id))) {
@@ -142,6 +167,10 @@ Exploration<M> Explore(const M& model,
       }
       for (auto& [action, next] : successors) {
         ++result.stats.transitions;
+        if constexpr (ClassifiesActions<M>) {
+          ++result.action_counts[model.ActionClass(visited.state(id), action,
+                                                   next)];
+        }
         for (std::size_t p = 0; p < properties.size(); ++p) {
           if (properties[p].kind == PropertyKind::kTransition && !found[p] &&
               !properties[p].holds_on(visited.state(id), next)) {
@@ -155,9 +184,16 @@ Exploration<M> Explore(const M& model,
           result.stop = Stop::kMaxStates;
           break;
         }
-        if (auto new_id =
-                visited.Insert(next, model.Fingerprint(next), id, action)) {
+        const std::uint64_t fingerprint = model.Fingerprint(next);
+        if (auto new_id = visited.Insert(next, fingerprint, id, action)) {
+          add_vertex(*new_id);
           check_state(*new_id);
+          if (graph) {
+            boost::add_edge(id, *new_id, ActionEdge<Action>{action}, *graph);
+          }
+        } else if (graph) {
+          boost::add_edge(id, *visited.Find(next, fingerprint),
+                          ActionEdge<Action>{action}, *graph);
         }
       }
       if (options.on_progress && ++expanded % options.progress_every == 0) {
@@ -195,6 +231,9 @@ Exploration<M> Explore(const M& model,
   for (std::size_t p : order) result.violations.push_back(std::move(*found[p]));
 
   result.stats.states = visited.size();
+  // A graph of an incomplete search would show states whose successors are
+  // unknown as dead ends; only a complete one is worth keeping.
+  if (graph && result.stop == Stop::kComplete) result.graph = std::move(graph);
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

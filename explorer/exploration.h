@@ -5,10 +5,12 @@
 #define OUTBOX_CHECK_EXPLORER_EXPLORATION_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "explorer/model_concept.h"
+#include "explorer/state_graph.h"
 
 namespace oc::explorer {
 
@@ -57,6 +59,16 @@ struct Exploration {
   // At most one per property, ordered by trace length, ties by discovery
   // order (deterministic).
   std::vector<Violation<M>> violations;
+
+  // Coverage, for models that classify their actions: how many transitions
+  // of each class the search generated (0: the class never fired).
+  std::vector<std::string> action_classes;
+  std::vector<std::uint64_t> action_counts;
+
+  // The whole explored graph, when Options::graph_limit asked for it and the
+  // search stayed within the limit; graph_over_limit says it did not.
+  std::optional<StateGraph<typename M::State, typename M::Action>> graph;
+  bool graph_over_limit = false;
 
   bool complete() const { return stop == Stop::kComplete; }
 };

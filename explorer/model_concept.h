@@ -37,6 +37,18 @@ concept Model = std::regular<typename M::State> &&
   { m.Fingerprint(s) } -> std::convertible_to<std::uint64_t>;
 };
 
+// Optionally, a model may also sort its transitions into a few named
+// classes, so that the search can count how often each class fired
+// (coverage): ActionClassNames() lists the names, and ActionClass(from, a,
+// to) gives the index of a transition's class.
+template <class M>
+concept ClassifiesActions = Model<M> &&
+    requires(const M& m, const typename M::State& s,
+             const typename M::Action& a) {
+  { m.ActionClassNames() } -> std::convertible_to<std::vector<std::string>>;
+  { m.ActionClass(s, a, s) } -> std::convertible_to<std::size_t>;
+};
+
 enum class PropertyKind {
   kSafety,      // holds(s) in every reachable state
   kTransition,  // holds_on(before, after) on every transition

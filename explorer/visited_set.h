@@ -45,6 +45,13 @@ class VisitedSet {
     return id;
   }
 
+  // The id of the state equal to `state`, if present.
+  std::optional<Id> Find(const State& state, std::uint64_t fingerprint) const {
+    const auto it = set_.find(Probe{&state, fingerprint});
+    if (it == set_.end()) return std::nullopt;
+    return *it;
+  }
+
   std::size_t size() const { return states_.size(); }
   const State& state(Id id) const { return states_[id]; }
   Id parent(Id id) const { return parents_[id]; }

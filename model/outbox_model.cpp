@@ -446,6 +446,73 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
   return std::nullopt;
 }
 
+namespace {
+
+constexpr std::string_view kActionClasses[] = {"claim",
+                                               "send",
+                                               "send_ack_lost",
+                                               "complete_published",
+                                               "complete_rejected",
+                                               "expire_orphaned",
+                                               "expire_premature",
+                                               "crash_relay",
+                                               "consume",
+                                               "step",
+                                               "acknowledge",
+                                               "ack_lost",
+                                               "crash_consumer",
+                                               "redeliver"};
+
+}  // namespace
+
+std::vector<std::string> OutboxModel::ActionClassNames() {
+  return {std::begin(kActionClasses), std::end(kActionClasses)};
+}
+
+std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
+                                     const State& to) const {
+  switch (a.kind) {
+    case ActionKind::kClaim:
+      return 0;
+    case ActionKind::kSend:
+      return 1;
+    case ActionKind::kSendAckLost:
+      return 2;
+    case ActionKind::kComplete: {
+      const int e = from.relays[a.relay].event - 1;
+      return from.events[e].published == to.events[e].published ? 4 : 3;
+    }
+    case ActionKind::kExpire:
+      return from.budgets.premature_expiries == to.budgets.premature_expiries
+                 ? 5
+                 : 6;
+    case ActionKind::kCrashRelay:
+      return 7;
+    case ActionKind::kConsume:
+      return 8;
+    case ActionKind::kStep:
+      return 9;
+    case ActionKind::kAcknowledge:
+      return 10;
+    case ActionKind::kAckLost:
+      return 11;
+    case ActionKind::kCrashConsumer:
+      return 12;
+    case ActionKind::kRedeliver:
+      return 13;
+  }
+  return 0;
+}
+
+std::vector<std::size_t> OutboxModel::ClassesNamed(std::string_view name) {
+  if (name == "complete") return {3, 4};
+  if (name == "expire") return {5, 6};
+  for (std::size_t i = 0; i < std::size(kActionClasses); ++i) {
+    if (kActionClasses[i] == name) return {i};
+  }
+  return {};
+}
+
 Result<State> OutboxModel::Apply(const State& s, const Action& a) const {
   if (std::optional<std::string> why = WhyDisabled(s, a)) {
     return Status::Error(*why);

@@ -54,6 +54,19 @@ class OutboxModel {
 
   std::uint64_t Fingerprint(const State& s) const { return oc::Fingerprint(s); }
 
+  // Coverage classes: every action kind, with complete split by whether it
+  // published the row ("complete_published", "complete_rejected": fenced
+  // out or already published) and expire by whether it spent the premature
+  // budget ("expire_premature", "expire_orphaned").
+  static std::vector<std::string> ActionClassNames();
+  // REQUIRES: `to` is the successor of `from` by `a`.
+  std::size_t ActionClass(const State& from, const Action& a,
+                          const State& to) const;
+  // The classes an action name stands for in `check.must_fire`: a class
+  // name, or "complete" / "expire" for both of their classes. Empty when the
+  // name is neither.
+  static std::vector<std::size_t> ClassesNamed(std::string_view name);
+
   // nullopt when `a` is enabled in `s`; otherwise why not, in words
   // ("relay A is claimed(e1, token 1), not idle").
   // REQUIRES: the indices of `a` are within the config.

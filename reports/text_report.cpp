@@ -9,32 +9,6 @@
 namespace oc::reports {
 namespace {
 
-std::string_view StopText(explorer::Stop stop) {
-  switch (stop) {
-    case explorer::Stop::kComplete:
-      return "complete";
-    case explorer::Stop::kMaxDepth:
-      return "INCOMPLETE: stopped at the depth limit";
-    case explorer::Stop::kMaxStates:
-      return "INCOMPLETE: stopped at the state limit";
-    case explorer::Stop::kFirstViolation:
-      return "stopped at the first violation";
-  }
-  return "?";
-}
-
-std::string_view KindText(explorer::PropertyKind kind) {
-  switch (kind) {
-    case explorer::PropertyKind::kSafety:
-      return "safety";
-    case explorer::PropertyKind::kTransition:
-      return "transition";
-    case explorer::PropertyKind::kAtRest:
-      return "at rest";
-  }
-  return "?";
-}
-
 std::string Plural(std::uint64_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
@@ -58,38 +32,6 @@ void AppendSteps(const OutboxModel& model, const Trace& trace,
 }
 
 }  // namespace
-
-std::string VerdictText(const ScenarioResult& result) {
-  const Exploration& e = result.exploration;
-  if (e.violations.empty()) {
-    if (e.complete()) return "holds";
-    return "no violation found (search incomplete)";
-  }
-  std::vector<std::string> names = result.ViolatedInvariants();
-  return fmt::format("violated: {} ({})", fmt::join(names, ", "),
-                     Plural(e.violations.front().trace.length(), "step"));
-}
-
-std::string ExpectedText(const Scenario& scenario) {
-  const Expectation& x = scenario.expect;
-  if (x.verdict == Verdict::kHolds) return "holds";
-  std::string text = fmt::format("violated: {}", fmt::join(x.violated, ", "));
-  if (x.trace_length)
-    text += fmt::format(" ({})", Plural(*x.trace_length, "step"));
-  return text;
-}
-
-std::string OutcomeText(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kAsExpected:
-      return "ok";
-    case Outcome::kUnexpected:
-      return "UNEXPECTED";
-    case Outcome::kInconclusive:
-      return "INCONCLUSIVE";
-  }
-  return "?";
-}
 
 std::string FormatResult(const ScenarioResult& result,
                          const TextOptions& options) {

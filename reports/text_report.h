@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/report_text.h"
 #include "scenarios/scenario_check.h"
 
 namespace oc::reports {
@@ -29,14 +30,6 @@ std::string FormatResult(const ScenarioResult& result,
 // seconds, outcome.
 std::string FormatSummary(const std::vector<ScenarioResult>& results,
                           const TextOptions& options);
-
-// "violated: effect_at_most_once (8 steps)", "holds", "no violation found
-// (search incomplete)".
-std::string VerdictText(const ScenarioResult& result);
-// "violated: effect_at_most_once, 8 steps", "holds".
-std::string ExpectedText(const Scenario& scenario);
-// "ok", "UNEXPECTED", "INCONCLUSIVE".
-std::string OutcomeText(Outcome outcome);
 
 }  // namespace oc::reports
 

@@ -60,6 +60,10 @@ struct Scenario {
   // Stop at the shortest violation of any invariant instead of finding the
   // shortest violation of each.
   bool stop_at_first_violation = false;
+  // Action classes or kinds that must fire at least once (check.must_fire),
+  // so that a "holds" cannot come from a hazard that never happened. Names
+  // are those of OutboxModel::ClassesNamed.
+  std::vector<std::string> must_fire;
   SearchLimits limits;
   // Non-empty: replay exactly this order instead of exploring.
   std::vector<PinnedStep> order;

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "explorer/breadth_first_search.h"
+#include "explorer/inevitability.h"
 #include "invariants/invariant.h"
 
 namespace oc {
@@ -98,7 +100,14 @@ Status Replay(const OutboxModel& model, const std::vector<Property>& properties,
       successors.empty() && !model.BlockedByBound(trace.states.back());
   if (result.replay_ends_at_rest) check_state(explorer::PropertyKind::kAtRest);
 
-  explorer::Stats& stats = result.exploration.stats;
+  Exploration& e = result.exploration;
+  e.action_classes = model.ActionClassNames();
+  e.action_counts.assign(e.action_classes.size(), 0);
+  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
+    ++e.action_counts[model.ActionClass(trace.states[i], trace.actions[i],
+                                        trace.states[i + 1])];
+  }
+  explorer::Stats& stats = e.stats;
   stats.states = trace.states.size();
   stats.transitions = trace.actions.size();
   stats.depth = static_cast<int>(trace.actions.size());
@@ -164,6 +173,18 @@ void Judge(ScenarioResult& result) {
         "violated are not proved to hold");
     result.outcome = Outcome::kInconclusive;
   }
+  for (const std::string& name : scenario.must_fire) {
+    std::uint64_t fired = 0;
+    for (std::size_t c : OutboxModel::ClassesNamed(name)) {
+      fired += exploration.action_counts[c];
+    }
+    if (fired == 0) {
+      mismatch(fmt::format(
+          "'{}' never fired (check.must_fire): the hazard this scenario is "
+          "about never happened, so its verdict proves nothing about it",
+          name));
+    }
+  }
   if (expect.trace_length && !exploration.violations.empty()) {
     const std::size_t shortest = exploration.violations.front().trace.length();
     if (shortest != static_cast<std::size_t>(*expect.trace_length)) {
@@ -176,6 +197,111 @@ void Judge(ScenarioResult& result) {
     mismatch(fmt::format("{} distinct states; expected {}",
                          exploration.stats.states, *expect.states));
   }
+}
+
+// Fault budgets that no transition spent: the verdict then says nothing
+// about that fault, whatever the scenario meant.
+std::vector<std::string> UnusedBudgets(const Scenario& scenario,
+                                       const Exploration& exploration) {
+  const FaultBudgets& b = scenario.config.budgets;
+  const std::pair<std::string_view, int> budgets[] = {
+      {"premature_expiries", b.premature_expiries},
+      {"relay_crashes", b.relay_crashes},
+      {"lost_publish_acks", b.lost_publish_acks},
+      {"lost_consumer_acks", b.lost_consumer_acks},
+      {"consumer_crashes", b.consumer_crashes},
+      {"redeliveries", b.redeliveries}};
+  const std::string_view spender[] = {"expire_premature", "crash_relay",
+                                      "send_ack_lost",    "ack_lost",
+                                      "crash_consumer",   "redeliver"};
+  std::vector<std::string> warnings;
+  for (std::size_t i = 0; i < std::size(budgets); ++i) {
+    if (budgets[i].second == 0) continue;
+    const std::size_t c = OutboxModel::ClassesNamed(spender[i]).front();
+    if (exploration.action_counts[c] == 0) {
+      warnings.push_back(
+          fmt::format("faults.{} = {} was never used: no {} fired",
+                      budgets[i].first, budgets[i].second, spender[i]));
+    }
+  }
+  return warnings;
+}
+
+// For each violation, the first step of its trace from which it was
+// unavoidable, over the explored graph.
+std::vector<PointOfNoReturn> PointsOfNoReturn(
+    const OutboxModel& model, const std::vector<Property>& properties,
+    const ScenarioResult& result, std::uint64_t graph_limit) {
+  const Exploration& e = result.exploration;
+  std::vector<PointOfNoReturn> points(e.violations.size());
+  std::string unknown;
+  if (result.replay) {
+    unknown = "a pinned order explores no graph";
+  } else if (!e.complete()) {
+    unknown = "the search was incomplete, so continuations are unknown";
+  } else if (!e.graph) {
+    unknown =
+        fmt::format("the search reached {} states, over the graph limit of {}",
+                    e.stats.states, graph_limit);
+  }
+  if (!unknown.empty()) {
+    for (PointOfNoReturn& p : points) p.unknown_because = unknown;
+    return points;
+  }
+  const auto& g = *e.graph;
+  std::map<std::uint64_t, std::vector<std::size_t>> by_fingerprint;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
+    by_fingerprint[model.Fingerprint(g[v].state)].push_back(v);
+  }
+  auto vertex_of = [&](const State& s) {
+    for (std::size_t v : by_fingerprint.at(model.Fingerprint(s))) {
+      if (g[v].state == s) return v;
+    }
+    return std::size_t{0};  // unreachable: every trace state is in the graph
+  };
+  for (std::size_t i = 0; i < e.violations.size(); ++i) {
+    const Violation& violation = e.violations[i];
+    const Property& p = *std::find_if(
+        properties.begin(), properties.end(),
+        [&](const Property& q) { return q.name == violation.property; });
+    auto bad_state = [&](std::size_t v) {
+      switch (p.kind) {
+        case explorer::PropertyKind::kSafety:
+          return !p.holds(g[v].state);
+        case explorer::PropertyKind::kAtRest:
+          return g[v].terminal && !p.holds(g[v].state);
+        case explorer::PropertyKind::kTransition:
+          return false;
+      }
+      return false;
+    };
+    auto bad_edge = [&](const auto& edge) {
+      return p.kind == explorer::PropertyKind::kTransition &&
+             !p.holds_on(g[boost::source(edge, g)].state,
+                         g[boost::target(edge, g)].state);
+    };
+    const std::vector<bool> doomed =
+        explorer::DoomedStates(g, bad_state, bad_edge);
+    const Trace& t = violation.trace;
+    std::size_t step = t.length();  // the violating step itself, at the latest
+    for (std::size_t k = 0; k < t.states.size(); ++k) {
+      if (doomed[vertex_of(t.states[k])]) {
+        step = k;
+        break;
+      }
+    }
+    PointOfNoReturn& point = points[i];
+    point.step = step;
+    if (step == 0) continue;
+    const std::size_t last_safe = vertex_of(t.states[step - 1]);
+    for (auto [edge, end] = boost::out_edges(last_safe, g); edge != end;
+         ++edge) {
+      if (!bad_edge(*edge) && !doomed[boost::target(*edge, g)]) {
+        point.safe_alternatives.push_back(g[*edge].action);
+      }
+    }
+  }
+  return points;
 }
 
 }  // namespace
@@ -206,9 +332,13 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     search.stop_at_first_violation = options.stop_at_first_violation.value_or(
         scenario.stop_at_first_violation);
     search.on_progress = options.on_progress;
+    search.graph_limit = options.graph_limit;
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }
+  result.warnings = UnusedBudgets(scenario, result.exploration);
+  result.points_of_no_return =
+      PointsOfNoReturn(model, properties, result, options.graph_limit);
   Judge(result);
   return result;
 }

@@ -40,6 +40,23 @@ struct CheckOptions {
   std::optional<bool> stop_at_first_violation;
   // Forwarded to the explorer (see explorer::Options::on_progress).
   std::function<void(const explorer::Stats&)> on_progress;
+  // Keep the explored graph of searches with at most this many states, for
+  // the point of no return and Graphviz output (0: never).
+  std::uint64_t graph_limit = 100'000;
+};
+
+// The first step of a violation's trace after which the violation is
+// unavoidable: every continuation from that state reaches it.
+struct PointOfNoReturn {
+  // 1-based index of that step; 0 when it was unavoidable from the initial
+  // state. nullopt when it could not be computed (see unknown_because).
+  std::optional<std::size_t> step;
+  // The actions enabled in the state before `step` (the last state from
+  // which a different choice stayed safe) that do not lead into
+  // unavoidability, in successor order.
+  std::vector<Action> safe_alternatives;
+  // Why `step` is unknown, as a sentence; empty when it is known.
+  std::string unknown_because;
 };
 
 struct ScenarioResult {
@@ -54,6 +71,12 @@ struct ScenarioResult {
   // Pinned only: whether the last state of the order is terminal, so that
   // at-rest invariants were checked on it.
   bool replay_ends_at_rest = false;
+
+  // One per exploration.violations, in the same order.
+  std::vector<PointOfNoReturn> points_of_no_return;
+  // Things that do not change the outcome but weaken a verdict, one
+  // sentence each: fault budgets that no transition ever spent.
+  std::vector<std::string> warnings;
 
   Outcome outcome = Outcome::kAsExpected;
   // Why the outcome is not kAsExpected, one sentence each.

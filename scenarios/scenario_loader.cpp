@@ -22,6 +22,7 @@
 
 #include "invariants/invariant.h"
 #include "model/closest_name.h"
+#include "model/outbox_model.h"
 
 namespace oc {
 namespace {
@@ -39,8 +40,8 @@ constexpr std::string_view kFaultKeys[] = {
     "premature_expiries", "relay_crashes",    "lost_publish_acks",
     "lost_consumer_acks", "consumer_crashes", "redeliveries"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
-constexpr std::string_view kCheckKeys[] = {"invariants",
-                                           "stop_at_first_violation", "order"};
+constexpr std::string_view kCheckKeys[] = {
+    "invariants", "stop_at_first_violation", "must_fire", "order"};
 constexpr std::string_view kExpectKeys[] = {"verdict", "violated",
                                             "trace_length", "states"};
 
@@ -479,8 +480,41 @@ class Reader {
       s = OptionalBoolean(t, "check", "stop_at_first_violation",
                           out_.stop_at_first_violation);
     }
+    if (s.ok()) s = ReadMustFire(t);
     if (s.ok()) s = ReadOrder(t);
     return s;
+  }
+
+  Status ReadMustFire(const toml::table& check) {
+    const toml::node* node = check.get("must_fire");
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "check.must_fire", "an array of action names");
+    }
+    std::vector<std::string> names = OutboxModel::ActionClassNames();
+    names.insert(names.begin(), {"complete", "expire"});
+    const std::vector<std::string_view> known(names.begin(), names.end());
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("check.must_fire", i);
+      if (!element.is_string()) return TypeError(element, field, "a string");
+      const std::string& name = element.as_string()->get();
+      if (OutboxModel::ClassesNamed(name).empty()) {
+        std::string hint = DidYouMean(name, known);
+        if (hint.empty()) {
+          hint = fmt::format("; actions are {}", fmt::join(known, ", "));
+        }
+        return Error(element, field,
+                     fmt::format("unknown action '{}'{}", name, hint));
+      }
+      if (std::find(out_.must_fire.begin(), out_.must_fire.end(), name) !=
+          out_.must_fire.end()) {
+        return Error(element, field, fmt::format("'{}' is listed twice", name));
+      }
+      out_.must_fire.push_back(name);
+    }
+    return Status::Ok();
   }
 
   Status ReadInvariants(const toml::table& check) {

@@ -126,6 +126,9 @@ void WriteCheck(const Scenario& s, std::string& out) {
   out += fmt::format("\n[check]\ninvariants = {}\n", QuotedList(s.invariants));
   out += fmt::format("stop_at_first_violation = {}\n",
                      Bool(s.stop_at_first_violation));
+  if (!s.must_fire.empty()) {
+    out += fmt::format("must_fire = {}\n", QuotedList(s.must_fire));
+  }
   if (!s.order.empty()) {
     out += "order = [\n";
     for (const PinnedStep& step : s.order) {

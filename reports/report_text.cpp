@@ -1,0 +1,134 @@
+#include "reports/report_text.h"
+
+#include <fmt/format.h>
+
+#include "model/action.h"
+
+namespace oc::reports {
+namespace {
+
+std::string Plural(std::uint64_t n, std::string_view word,
+                   std::string_view words = {}) {
+  if (n == 1) return fmt::format("1 {}", word);
+  if (words.empty()) return fmt::format("{} {}s", n, word);
+  return fmt::format("{} {}", n, words);
+}
+
+}  // namespace
+
+std::string StopText(explorer::Stop stop) {
+  switch (stop) {
+    case explorer::Stop::kComplete:
+      return "complete";
+    case explorer::Stop::kMaxDepth:
+      return "INCOMPLETE: stopped at the depth limit";
+    case explorer::Stop::kMaxStates:
+      return "INCOMPLETE: stopped at the state limit";
+    case explorer::Stop::kFirstViolation:
+      return "stopped at the first violation";
+  }
+  return "?";
+}
+
+std::string KindText(explorer::PropertyKind kind) {
+  switch (kind) {
+    case explorer::PropertyKind::kSafety:
+      return "safety";
+    case explorer::PropertyKind::kTransition:
+      return "transition";
+    case explorer::PropertyKind::kAtRest:
+      return "at rest";
+  }
+  return "?";
+}
+
+std::string VerdictText(const ScenarioResult& result) {
+  const Exploration& e = result.exploration;
+  if (e.violations.empty()) {
+    if (e.complete()) return "holds";
+    return "no violation found (search incomplete)";
+  }
+  std::vector<std::string> names = result.ViolatedInvariants();
+  return fmt::format("violated: {} ({})", fmt::join(names, ", "),
+                     Plural(e.violations.front().trace.length(), "step"));
+}
+
+std::string ExpectedText(const Scenario& scenario) {
+  const Expectation& x = scenario.expect;
+  if (x.verdict == Verdict::kHolds) return "holds";
+  std::string text = fmt::format("violated: {}", fmt::join(x.violated, ", "));
+  if (x.trace_length)
+    text += fmt::format(" ({})", Plural(*x.trace_length, "step"));
+  return text;
+}
+
+std::string OutcomeText(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kAsExpected:
+      return "ok";
+    case Outcome::kUnexpected:
+      return "UNEXPECTED";
+    case Outcome::kInconclusive:
+      return "INCONCLUSIVE";
+  }
+  return "?";
+}
+
+std::string BoundsText(const ScenarioResult& result) {
+  if (result.replay) {
+    return fmt::format("along one pinned order of {}",
+                       Plural(result.replay->length(), "step"));
+  }
+  const Config& c = result.scenario.config;
+  const FaultBudgets& b = c.budgets;
+  std::string text = fmt::format(
+      "exhaustive for at most {}, {}, {}, {}, {} and {}",
+      Plural(b.premature_expiries, "premature expiry", "premature expiries"),
+      Plural(b.relay_crashes, "relay crash", "relay crashes"),
+      Plural(b.lost_publish_acks, "lost publish acknowledgement"),
+      Plural(b.lost_consumer_acks, "lost consumer acknowledgement"),
+      Plural(b.consumer_crashes, "consumer crash", "consumer crashes"),
+      Plural(b.redeliveries, "broker redelivery", "broker redeliveries"));
+  if (c.claim_bound > 0) {
+    text += fmt::format(", and at most {} per event",
+                        Plural(c.claim_bound, "claim"));
+  }
+  return text;
+}
+
+std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i) {
+  const PointOfNoReturn& p = result.points_of_no_return[i];
+  if (!p.step) return "unknown: " + p.unknown_because;
+  const Config& config = result.scenario.config;
+  const Trace& trace = result.exploration.violations[i].trace;
+  if (*p.step == 0) return "unavoidable from the initial state";
+  std::string text = fmt::format(
+      "step {}, {}: from the state it leaves, every continuation violates "
+      "{}",
+      *p.step, FormatAction(config, trace.actions[*p.step - 1]),
+      result.exploration.violations[i].property);
+  if (!p.safe_alternatives.empty()) {
+    std::vector<std::string> names;
+    for (const Action& a : p.safe_alternatives) {
+      names.push_back(FormatAction(config, a));
+    }
+    text += fmt::format(
+        "; the state before it was the last safe one, where {} "
+        "stayed clear",
+        fmt::join(names, " or "));
+  }
+  return text;
+}
+
+std::string ReportStem(const Scenario& scenario) {
+  std::string stem = scenario.name;
+  for (char& c : stem) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                      c == '-';
+    if (!keep) c = '-';
+  }
+  return stem.empty() ? std::string("scenario") : stem;
+}
+
+}  // namespace oc::reports

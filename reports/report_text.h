@@ -1,0 +1,41 @@
+// The words every report uses for a result, so that the terminal, Markdown,
+// HTML, JSON and JUnit outputs say the same thing the same way.
+
+#ifndef OUTBOX_CHECK_REPORTS_REPORT_TEXT_H_
+#define OUTBOX_CHECK_REPORTS_REPORT_TEXT_H_
+
+#include <string>
+
+#include "scenarios/scenario_check.h"
+
+namespace oc::reports {
+
+// "violated: effect_at_most_once (8 steps)", "holds", "no violation found
+// (search incomplete)".
+std::string VerdictText(const ScenarioResult& result);
+// "violated: effect_at_most_once (8 steps)", "holds".
+std::string ExpectedText(const Scenario& scenario);
+// "ok", "UNEXPECTED", "INCONCLUSIVE".
+std::string OutcomeText(Outcome outcome);
+// The bounds a verdict holds for: "exhaustive for at most 1 premature
+// expiry, 0 relay crashes, 0 lost publish acknowledgements, 0 lost consumer
+// acknowledgements, 0 consumer crashes and 0 broker redeliveries" (with
+// ", and at most 3 claims per event" when there is a claim bound), or "along
+// one pinned order of 9 steps".
+std::string BoundsText(const ScenarioResult& result);
+// "the search stopped at the depth limit", ... or "complete".
+std::string StopText(explorer::Stop stop);
+// "safety", "transition", "at rest".
+std::string KindText(explorer::PropertyKind kind);
+// The point of no return of violation `i` in words: "step 4, claim(B, e1):
+// from here every continuation violates it; before it, complete(A) kept
+// clear", or why it is unknown.
+std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i);
+
+// The file stem of a scenario's reports: its name with every character
+// other than letters, digits, '.', '_' and '-' replaced by '-'.
+std::string ReportStem(const Scenario& scenario);
+
+}  // namespace oc::reports
+
+#endif  // OUTBOX_CHECK_REPORTS_REPORT_TEXT_H_

@@ -1,0 +1,111 @@
+#include "reports/sequence.h"
+
+#include <fmt/format.h>
+
+namespace oc::reports {
+
+SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
+  const Config& config = model.config();
+  SequenceDiagram d;
+  d.participants.push_back("outbox database");
+  for (const std::string& r : config.relays) {
+    d.participants.push_back("relay " + r);
+  }
+  const int broker = static_cast<int>(d.participants.size());
+  d.participants.push_back("broker");
+  for (const Group& g : config.groups) {
+    for (int i = 1; i <= g.instances; ++i) {
+      d.participants.push_back(fmt::format("{}/{}", g.name, i));
+    }
+  }
+  auto relay = [](int r) { return 1 + r; };
+  auto instance = [&](const Action& a) {
+    return broker + 1 + model.FirstInstance(a.group) + a.instance;
+  };
+
+  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
+    const Action& a = trace.actions[i];
+    const State& before = trace.states[i];
+    const State& after = trace.states[i + 1];
+    SequenceItem item;
+    item.step = i + 1;
+    auto message = [&](int from, int to, std::string text) {
+      item.kind = SequenceItem::Kind::kMessage;
+      item.from = from;
+      item.to = to;
+      item.text = std::move(text);
+    };
+    auto note = [&](int over, std::string text) {
+      item.kind = SequenceItem::Kind::kNote;
+      item.from = item.to = over;
+      item.text = std::move(text);
+    };
+    const RelayCells& r = before.relays[a.relay];
+    const std::string relay_event =
+        r.event > 0 ? config.events[r.event - 1].name : std::string();
+    switch (a.kind) {
+      case ActionKind::kClaim:
+        message(relay(a.relay), 0,
+                fmt::format("claim {} (token {})", config.events[a.event].name,
+                            after.events[a.event].token));
+        break;
+      case ActionKind::kSend:
+        message(relay(a.relay), broker,
+                fmt::format("publish {} (token {})", relay_event, r.token));
+        break;
+      case ActionKind::kSendAckLost:
+        message(relay(a.relay), broker,
+                fmt::format("publish {} (token {}); ack lost", relay_event,
+                            r.token));
+        item.lost = true;
+        break;
+      case ActionKind::kComplete: {
+        const int e = r.event - 1;
+        const bool published =
+            before.events[e].published == 0 && after.events[e].published == 1;
+        message(relay(a.relay), 0,
+                fmt::format("complete {} (token {}): {}", relay_event, r.token,
+                            published ? "published" : "0 rows, rejected"));
+        break;
+      }
+      case ActionKind::kExpire:
+        note(0,
+             fmt::format("lease of {} expires{}", config.events[a.event].name,
+                         before.budgets.premature_expiries !=
+                                 after.budgets.premature_expiries
+                             ? " (premature)"
+                             : " (orphaned)"));
+        break;
+      case ActionKind::kCrashRelay:
+        note(relay(a.relay),
+             fmt::format("crash (held {}, token {})", relay_event, r.token));
+        break;
+      case ActionKind::kConsume:
+        message(broker, instance(a),
+                fmt::format("deliver {}", config.events[a.event].name));
+        break;
+      case ActionKind::kStep:
+        note(instance(a), "second step");
+        break;
+      case ActionKind::kAcknowledge:
+        message(instance(a), broker, "ack");
+        item.dashed = true;
+        break;
+      case ActionKind::kAckLost:
+        message(instance(a), broker, "ack lost: redelivery");
+        item.dashed = true;
+        item.lost = true;
+        break;
+      case ActionKind::kCrashConsumer:
+        note(instance(a), "crash midway");
+        break;
+      case ActionKind::kRedeliver:
+        note(broker, "visibility timeout: redeliver");
+        break;
+    }
+    d.items.push_back(std::move(item));
+  }
+  return d;
+}
+
+}  // namespace oc::reports
