@@ -102,19 +102,19 @@ std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i) {
   const Config& config = result.scenario.config;
   const Trace& trace = result.exploration.violations[i].trace;
   if (*p.step == 0) return "unavoidable from the initial state";
-  std::string text = fmt::format(
-      "step {}, {}: from the state it leaves, every continuation violates "
-      "{}",
-      *p.step, FormatAction(config, trace.actions[*p.step - 1]),
-      result.exploration.violations[i].property);
+  std::string text =
+      fmt::format("step {}, {}: after it, every continuation violates {}",
+                  *p.step, FormatAction(config, trace.actions[*p.step - 1]),
+                  result.exploration.violations[i].property);
   if (!p.safe_alternatives.empty()) {
     std::vector<std::string> names;
     for (const Action& a : p.safe_alternatives) {
       names.push_back(FormatAction(config, a));
     }
     text += fmt::format(
-        "; the state before it was the last safe one, where {} "
-        "stayed clear",
+        "; {} was the last safe state, where {} stayed clear",
+        *p.step == 1 ? std::string("the initial state")
+                     : fmt::format("the state after step {}", *p.step - 1),
         fmt::join(names, " or "));
   }
   return text;

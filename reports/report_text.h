@@ -28,8 +28,9 @@ std::string StopText(explorer::Stop stop);
 // "safety", "transition", "at rest".
 std::string KindText(explorer::PropertyKind kind);
 // The point of no return of violation `i` in words: "step 4, claim(B, e1):
-// from here every continuation violates it; before it, complete(A) kept
-// clear", or why it is unknown.
+// after it, every continuation violates effect_at_most_once; the state
+// after step 3 was the last safe state, where complete(A) stayed clear", or
+// why it is unknown.
 std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i);
 
 // The file stem of a scenario's reports: its name with every character

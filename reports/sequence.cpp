@@ -55,9 +55,8 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
         break;
       case ActionKind::kSendAckLost:
         message(relay(a.relay), broker,
-                fmt::format("publish {} (token {}); ack lost", relay_event,
-                            r.token));
-        item.lost = true;
+                fmt::format("publish {} (token {}); its ack is lost",
+                            relay_event, r.token));
         break;
       case ActionKind::kComplete: {
         const int e = r.event - 1;

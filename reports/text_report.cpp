@@ -67,6 +67,24 @@ std::string FormatResult(const ScenarioResult& result,
     out += "\n";
   }
   out += fmt::format("  checked:   {}\n", fmt::join(scenario.invariants, ", "));
+  out += fmt::format("  bounds:    {}\n", BoundsText(result));
+  std::vector<std::string> fired;
+  std::vector<std::string> never;
+  for (std::size_t c = 0; c < e.action_classes.size(); ++c) {
+    if (e.action_counts[c] > 0) {
+      fired.push_back(
+          fmt::format("{} {}", e.action_classes[c], e.action_counts[c]));
+    } else {
+      never.push_back(e.action_classes[c]);
+    }
+  }
+  out += fmt::format("  fired:     {}\n", fmt::join(fired, ", "));
+  if (!never.empty()) {
+    out += fmt::format("  never:     {}\n", fmt::join(never, ", "));
+  }
+  for (const std::string& w : result.warnings) {
+    out += fmt::format("  warning:   {}\n", w);
+  }
   if (!options.traces) return out;
 
   const OutboxModel& model = *result.model;
@@ -78,11 +96,14 @@ std::string FormatResult(const ScenarioResult& result,
                          KindText(v.kind), v.trace.length());
     }
   } else {
-    for (const Violation& v : e.violations) {
+    for (std::size_t i = 0; i < e.violations.size(); ++i) {
+      const Violation& v = e.violations[i];
       out +=
           fmt::format("\n  {} ({}) violated; shortest trace, {}:\n", v.property,
                       KindText(v.kind), Plural(v.trace.length(), "step"));
       AppendSteps(model, v.trace, out);
+      out += fmt::format("  point of no return: {}\n",
+                         PointOfNoReturnText(result, i));
     }
   }
   return out;

@@ -43,6 +43,7 @@ void CheckSame(const Scenario& a, const Scenario& b) {
   CHECK(a.config == b.config);
   CHECK(a.invariants == b.invariants);
   CHECK(a.stop_at_first_violation == b.stop_at_first_violation);
+  CHECK(a.must_fire == b.must_fire);
   CHECK(a.limits.max_depth == b.limits.max_depth);
   CHECK(a.limits.max_states == b.limits.max_states);
   REQUIRE(a.order.size() == b.order.size());
@@ -115,6 +116,7 @@ max_states = 1000000
 [check]
 invariants = ["effect_at_most_once", "eventually_offered"]
 stop_at_first_violation = true
+must_fire = ["expire", "send_ack_lost"]
 
 [expect]
 verdict = "violated"
@@ -342,6 +344,7 @@ max_states = 1000000
 [check]
 invariants = ["effect_at_most_once", "eventually_offered"]
 stop_at_first_violation = true
+must_fire = ["expire", "send_ack_lost"]
 
 [expect]
 verdict = "violated"
@@ -709,6 +712,25 @@ TEST_CASE("an invariant about a kind of group the scenario lacks is rejected") {
           "invariants = [\"effect_at_most_once\"]\n") ==
       "scenarios/x.toml:6:15: check.invariants[1]: 'effect_at_most_once' "
       "is about credit groups; this scenario has none");
+}
+
+TEST_CASE("must_fire names action classes or kinds, each once") {
+  const std::string check =
+      std::string(kHead) + "[check]\ninvariants = [\"eventually_offered\"]\n";
+  CHECK(ErrorOf(check + "must_fire = [\"expire\", \"expir\"]\n") ==
+        "scenarios/x.toml:5:24: check.must_fire[2]: unknown action 'expir'; "
+        "did you mean 'expire'?");
+  CHECK(ErrorOf(check + "must_fire = [\"publish\"]\n") ==
+        "scenarios/x.toml:5:14: check.must_fire[1]: unknown action "
+        "'publish'; actions are complete, expire, claim, send, send_ack_lost, "
+        "complete_published, complete_rejected, expire_orphaned, "
+        "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
+        "crash_consumer, redeliver");
+  CHECK(ErrorOf(check + "must_fire = [\"send\", \"send\"]\n") ==
+        "scenarios/x.toml:5:22: check.must_fire[2]: 'send' is listed twice");
+  CHECK(ErrorOf(check + "must_fire = \"send\"\n") ==
+        "scenarios/x.toml:5:13: check.must_fire: expected an array of action "
+        "names, got a string");
 }
 
 TEST_CASE("stop_at_first_violation must be a boolean") {

@@ -150,3 +150,107 @@ TEST_CASE("exit codes: unexpected wins over inconclusive") {
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+const std::string kLeaseExpiryCheck = R"x([check]
+invariants = ["effect_at_most_once"]
+[expect]
+verdict = "violated"
+violated = "effect_at_most_once"
+)x";
+
+TEST_CASE("the point of no return of lease expiry after send is B's claim") {
+  const ScenarioResult r = Check(kLeaseExpiryCheck);
+  REQUIRE(r.points_of_no_return.size() == 1);
+  const PointOfNoReturn& p = r.points_of_no_return[0];
+  REQUIRE(p.step.has_value());
+  CHECK(*p.step == 4);
+  const Trace& t = r.exploration.violations[0].trace;
+  CHECK(FormatAction(r.model->config(), t.actions[3]) == "claim(B, e1)");
+  std::vector<std::string> safe;
+  for (const Action& a : p.safe_alternatives) {
+    safe.push_back(FormatAction(r.model->config(), a));
+  }
+  // After the expiry, A's completion still publishes the row and keeps B
+  // out; B's claim, the step taken, is not among the safe choices.
+  CHECK(std::find(safe.begin(), safe.end(), "complete(A)") != safe.end());
+  CHECK(std::find(safe.begin(), safe.end(), "claim(B, e1)") == safe.end());
+}
+
+TEST_CASE("the point of no return is unknown above the graph limit") {
+  const Result<Scenario> scenario = ParseScenario(R"x(relays = ["A", "B"]
+events = 1
+[[groups]]
+name = "billing"
+strategy = "credit.naive"
+[faults]
+premature_expiries = 1
+)x" + kLeaseExpiryCheck,
+                                                  "t.toml");
+  REQUIRE(scenario.ok());
+  CheckOptions options;
+  options.graph_limit = 50;
+  const ScenarioResult r = CheckScenario(scenario.value(), options).value();
+  REQUIRE(r.points_of_no_return.size() == 1);
+  CHECK_FALSE(r.points_of_no_return[0].step.has_value());
+  CHECK(r.points_of_no_return[0].unknown_because ==
+        "the search reached 95 states, over the graph limit of 50");
+}
+
+TEST_CASE("coverage counts every transition once, by class") {
+  const ScenarioResult r = Check(kLeaseExpiryCheck);
+  const Exploration& e = r.exploration;
+  std::uint64_t total = 0;
+  for (std::uint64_t n : e.action_counts) total += n;
+  CHECK(total == e.stats.transitions);
+  auto count = [&](std::string_view name) {
+    const auto it =
+        std::find(e.action_classes.begin(), e.action_classes.end(), name);
+    REQUIRE(it != e.action_classes.end());
+    return e.action_counts[it - e.action_classes.begin()];
+  };
+  CHECK(count("expire_premature") > 0);
+  CHECK(count("expire_orphaned") == 0);   // no crash: never orphaned
+  CHECK(count("complete_rejected") > 0);  // A fenced out after B's claim
+  CHECK(count("crash_relay") == 0);
+}
+
+TEST_CASE("must_fire fails a scenario whose hazard never happened") {
+  const ScenarioResult r = Check(R"x([check]
+invariants = ["stale_completion_rejected"]
+must_fire = ["expire", "crash_relay"]
+[expect]
+verdict = "holds"
+)x");
+  CHECK(r.outcome == Outcome::kUnexpected);
+  CHECK(r.mismatches ==
+        std::vector<std::string>{
+            "'crash_relay' never fired (check.must_fire): the hazard this "
+            "scenario is about never happened, so its verdict proves nothing "
+            "about it"});
+}
+
+TEST_CASE("fault budgets that nothing spent are warned about") {
+  const std::string text = R"x(relays = ["A"]
+events = 1
+[faults]
+premature_expiries = 1
+consumer_crashes = 2
+[check]
+invariants = ["eventually_offered"]
+[expect]
+verdict = "holds"
+)x";
+  const ScenarioResult r =
+      CheckScenario(ParseScenario(text, "t.toml").value()).value();
+  // There is no consumer group, so no consumer can crash.
+  CHECK(r.warnings == std::vector<std::string>{
+                          "faults.consumer_crashes = 2 was never used: no "
+                          "crash_consumer fired"});
+  CHECK(r.outcome == Outcome::kAsExpected);
+}
+
+}  // namespace
+}  // namespace oc

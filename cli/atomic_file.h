@@ -1,0 +1,21 @@
+// Writing files so that a reader never sees half of one.
+
+#ifndef OUTBOX_CHECK_CLI_ATOMIC_FILE_H_
+#define OUTBOX_CHECK_CLI_ATOMIC_FILE_H_
+
+#include <string>
+#include <string_view>
+
+#include "model/status.h"
+
+namespace oc {
+
+// Writes `content` to a temporary file beside `path`, flushes it, and
+// renames it over `path`: afterwards `path` holds either its old content or
+// all of the new. Creates missing parent folders. The error names the path
+// and the system's reason.
+Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_CLI_ATOMIC_FILE_H_

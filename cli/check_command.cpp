@@ -1,0 +1,201 @@
+#include "cli/check_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/atomic_file.h"
+#include "cli/progress.h"
+#include "cli/scenario_paths.h"
+#include "reports/graphviz_report.h"
+#include "reports/report_set.h"
+#include "reports/report_text.h"
+#include "reports/text_report.h"
+#include "scenarios/regression_scenario.h"
+#include "scenarios/scenario_check.h"
+#include "scenarios/scenario_loader.h"
+#include "scenarios/scenario_writer.h"
+
+namespace oc {
+namespace {
+
+// Loads every file, printing every error; nullopt if any failed.
+std::optional<std::vector<Scenario>> LoadAll(
+    const std::vector<std::string>& paths, std::FILE* err) {
+  Result<std::vector<std::string>> files = ScenarioFiles(paths);
+  if (!files.ok()) {
+    fmt::print(err, "outbox-check: {}\n", files.status().message());
+    return std::nullopt;
+  }
+  std::vector<Scenario> scenarios;
+  bool bad_input = false;
+  for (const std::string& file : files.value()) {
+    Result<Scenario> scenario = LoadScenario(file);
+    if (!scenario.ok()) {
+      fmt::print(err, "{}\n", scenario.status().message());
+      bad_input = true;
+      continue;
+    }
+    scenarios.push_back(std::move(scenario).value());
+  }
+  if (bad_input) return std::nullopt;
+  return scenarios;
+}
+
+// GitHub Actions workflow commands: "%", CR and LF must be escaped in the
+// message, and also "," and ":" in properties.
+std::string EscapeAnnotation(std::string_view text, bool property) {
+  std::string out;
+  for (char c : text) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '\r') {
+      out += "%0D";
+    } else if (c == '\n') {
+      out += "%0A";
+    } else if (property && c == ':') {
+      out += "%3A";
+    } else if (property && c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void Annotate(const ScenarioResult& r, std::FILE* out) {
+  std::string message =
+      fmt::format("{}: {} (expected {})", reports::OutcomeText(r.outcome),
+                  reports::VerdictText(r), reports::ExpectedText(r.scenario));
+  for (const std::string& why : r.mismatches) message += "\n- " + why;
+  const int line = std::max(1, r.scenario.expect.position.line);
+  fmt::print(out, "::error file={},line={},title={}::{}\n",
+             EscapeAnnotation(r.scenario.path, true), line,
+             EscapeAnnotation("outbox-check " + r.scenario.name, true),
+             EscapeAnnotation(message, false));
+}
+
+// Writes one pinned-order scenario per counterexample into `dir`.
+bool SaveTraces(const std::vector<ScenarioResult>& results,
+                const std::string& dir, std::FILE* out, std::FILE* err) {
+  const std::vector<std::string> stems = reports::UniqueStems(results);
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    const ScenarioResult& result = results[r];
+    if (result.replay) continue;  // already a pinned order
+    for (std::size_t i = 0; i < result.exploration.violations.size(); ++i) {
+      Result<Scenario> scenario = RegressionScenario(result, i);
+      if (!scenario.ok()) {
+        fmt::print(err, "outbox-check: --save-traces: {}\n",
+                   scenario.status().message());
+        return false;
+      }
+      const std::string path =
+          fmt::format("{}/{}.{}.toml", dir, stems[r],
+                      result.exploration.violations[i].property);
+      if (Status s =
+              WriteFileAtomically(path, FormatScenario(scenario.value()));
+          !s.ok()) {
+        fmt::print(err, "outbox-check: --save-traces: {}\n", s.message());
+        return false;
+      }
+      fmt::print(out, "saved {}\n", path);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
+  if (flags.graph && flags.paths.size() != 1) {
+    fmt::print(err,
+               "outbox-check: --graph draws one scenario; give one file\n");
+    return kExitUsage;
+  }
+  std::optional<std::vector<Scenario>> scenarios = LoadAll(flags.paths, err);
+  if (!scenarios) return kExitUsage;
+  if (flags.graph && scenarios->size() != 1) {
+    fmt::print(err,
+               "outbox-check: --graph draws one scenario; give one file\n");
+    return kExitUsage;
+  }
+
+  reports::TextOptions text;
+  text.show_time = !flags.no_time;
+  const bool progress_enabled = isatty(fileno(err)) != 0;
+  std::vector<ScenarioResult> results;
+  std::vector<Outcome> outcomes;
+  for (const Scenario& scenario : *scenarios) {
+    CheckOptions options;
+    options.max_depth = flags.max_depth;
+    options.max_states = flags.max_states;
+    if (flags.stop_at_first) options.stop_at_first_violation = true;
+    options.graph_limit = std::max(options.graph_limit, flags.graph_limit);
+    Result<ScenarioResult> result = [&] {
+      // The progress line is gone before anything else is printed.
+      ProgressLine progress(err, progress_enabled, scenario.name);
+      options.on_progress = [&](const explorer::Stats& s) {
+        progress.Update(s);
+      };
+      return CheckScenario(scenario, options);
+    }();
+    if (!result.ok()) {
+      fmt::print(err, "{}\n", result.status().message());
+      return kExitUsage;
+    }
+    const ScenarioResult& r = result.value();
+    text.traces =
+        flags.traces == TraceMode::kAlways ||
+        (flags.traces == TraceMode::kAuto &&
+         (scenarios->size() == 1 || r.outcome != Outcome::kAsExpected));
+    // Many scenarios: one line each, and the full block only when it matters.
+    if (scenarios->size() == 1 || text.traces) {
+      fmt::print(out, "{}\n", reports::FormatResult(r, text));
+    }
+    if (flags.github_annotations && r.outcome != Outcome::kAsExpected) {
+      Annotate(r, out);
+    }
+    outcomes.push_back(r.outcome);
+    results.push_back(std::move(result).value());
+  }
+  if (results.size() > 1 || flags.traces == TraceMode::kNever) {
+    fmt::print(out, "{}", reports::FormatSummary(results, text));
+  }
+
+  if (flags.save_traces && !SaveTraces(results, *flags.save_traces, out, err)) {
+    return kExitUsage;
+  }
+  if (flags.graph) {
+    Result<std::string> dot =
+        reports::GraphvizReport(results.front(), flags.graph_limit);
+    if (!dot.ok()) {
+      fmt::print(err, "outbox-check: --graph: {}; no file written\n",
+                 dot.status().message());
+    } else if (Status s = WriteFileAtomically(*flags.graph, dot.value());
+               !s.ok()) {
+      fmt::print(err, "outbox-check: --graph: {}\n", s.message());
+      return kExitUsage;
+    }
+  }
+  if (flags.report_dir) {
+    reports::ReportOptions report;
+    report.timing = !flags.no_time;
+    for (const reports::ReportFile& f : reports::ReportFiles(results, report)) {
+      const std::string path = *flags.report_dir + "/" + f.name;
+      if (Status s = WriteFileAtomically(path, f.content); !s.ok()) {
+        fmt::print(err, "outbox-check: --report-dir: {}\n", s.message());
+        return kExitUsage;
+      }
+    }
+    fmt::print(out, "reports written to {}\n", *flags.report_dir);
+  }
+
+  const int code = ExitCodeFor(outcomes);
+  fmt::print(out, "{}\n",
+             code == 0   ? "all scenarios as expected"
+             : code == 1 ? "some scenario differs from its expectation"
+                         : "some search stopped at a limit; not proved");
+  return code;
+}
+
+}  // namespace oc

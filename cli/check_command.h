@@ -1,0 +1,42 @@
+// `outbox-check check`: load scenarios, check them, print and write what
+// the flags ask for, and return the exit code.
+
+#ifndef OUTBOX_CHECK_CLI_CHECK_COMMAND_H_
+#define OUTBOX_CHECK_CLI_CHECK_COMMAND_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oc {
+
+inline constexpr int kExitUsage = 2;
+
+enum class TraceMode { kAuto, kAlways, kNever };
+
+// The flags of `check`; each default is the flag's default.
+struct CheckFlags {
+  std::vector<std::string> paths;
+  std::optional<int> max_depth;             // none: the scenario's own
+  std::optional<std::uint64_t> max_states;  // none: the scenario's own
+  bool stop_at_first = false;
+  TraceMode traces = TraceMode::kAuto;
+  bool no_time = false;                    // leave wall-clock seconds out
+  std::optional<std::string> report_dir;   // write reports there
+  std::optional<std::string> save_traces;  // write regression scenarios
+  std::optional<std::string> graph;        // write the state graph (DOT)
+  std::uint64_t graph_limit = 5000;        // largest graph --graph draws
+  // Print `::error` annotations for unexpected outcomes (set when the
+  // GITHUB_ACTIONS environment variable is).
+  bool github_annotations = false;
+};
+
+// Runs the command. Results go to `out`, diagnostics and progress to
+// `err`; progress only when `err` is a terminal.
+int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_CLI_CHECK_COMMAND_H_

@@ -1,0 +1,196 @@
+#include "reports/index_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cctype>
+
+#include "reports/markdown_report.h"
+#include "reports/report_text.h"
+#include "reports/text_report.h"
+
+namespace oc::reports {
+namespace {
+
+std::string Plural(std::uint64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// What the exit code of a run means, as in `outbox-check --help`.
+std::string_view ExitCodeMeaning(int code) {
+  switch (code) {
+    case 0:
+      return "every scenario as expected";
+    case 1:
+      return "a verdict, trace length or state count differs from what a "
+             "scenario expects";
+    case 3:
+      return "a limit stopped a search, so a \"holds\" was not proved";
+  }
+  return "?";
+}
+
+// A relative link target: everything but unreserved URL characters
+// percent-encoded.
+std::string LinkTarget(std::string_view file) {
+  std::string out;
+  for (char c : file) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '.' || c == '_' || c == '-' || c == '~') {
+      out += c;
+    } else {
+      out += fmt::format("%{:02X}", u);
+    }
+  }
+  return out;
+}
+
+// `text` as XML character data, or (with `attribute`) as the inside of a
+// double-quoted attribute value, where line breaks and tabs must be
+// character references to survive attribute normalisation. Control
+// characters XML 1.0 cannot carry become U+FFFD.
+std::string Xml(std::string_view text, bool attribute) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += attribute ? "&quot;" : "\"";
+        break;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\xEF\xBF\xBD";
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string XmlText(std::string_view text) { return Xml(text, false); }
+std::string XmlAttribute(std::string_view text) { return Xml(text, true); }
+
+std::vector<Outcome> Outcomes(const std::vector<ScenarioResult>& results) {
+  std::vector<Outcome> outcomes;
+  for (const ScenarioResult& r : results) outcomes.push_back(r.outcome);
+  return outcomes;
+}
+
+}  // namespace
+
+std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
+                          const std::vector<std::string>& stems,
+                          const ReportOptions& options) {
+  assert(stems.size() == results.size());
+  const std::vector<Outcome> outcomes = Outcomes(results);
+  auto count = [&](Outcome o) {
+    return static_cast<std::uint64_t>(
+        std::count(outcomes.begin(), outcomes.end(), o));
+  };
+  const int exit_code = ExitCodeFor(outcomes);
+  std::string out = "# outbox-check results\n\n";
+  out += fmt::format("{}: {} as expected, {} unexpected, {} inconclusive",
+                     Plural(results.size(), "scenario"),
+                     count(Outcome::kAsExpected), count(Outcome::kUnexpected),
+                     count(Outcome::kInconclusive));
+  if (options.timing) {
+    double seconds = 0;
+    for (const ScenarioResult& r : results) {
+      seconds += r.exploration.stats.seconds;
+    }
+    out += fmt::format(", in {:.2f} s", seconds);
+  }
+  out += fmt::format(". Exit code {}: {}.\n\n", exit_code,
+                     MarkdownText(ExitCodeMeaning(exit_code)));
+
+  out += "| Scenario | Verdict | Expected | Outcome | States | Transitions |";
+  if (options.timing) out += " Seconds |";
+  out += "\n|---|---|---|---|---:|---:|";
+  if (options.timing) out += "---:|";
+  out += "\n";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
+    const explorer::Stats& s = r.exploration.stats;
+    const std::string outcome = MarkdownText(OutcomeText(r.outcome));
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} |",
+        MarkdownCell(fmt::format("[{}]({})", MarkdownText(r.scenario.name),
+                                 LinkTarget(stems[i] + ".md"))),
+        MarkdownCell(MarkdownText(VerdictText(r))),
+        MarkdownCell(MarkdownText(ExpectedText(r.scenario))),
+        r.outcome == Outcome::kAsExpected ? outcome : "**" + outcome + "**",
+        s.states, s.transitions);
+    if (options.timing) out += fmt::format(" {:.2f} |", s.seconds);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string JunitXml(const std::vector<ScenarioResult>& results,
+                     const std::vector<std::string>& stems,
+                     const ReportOptions& options) {
+  assert(stems.size() == results.size());
+  std::size_t failures = 0;
+  double seconds = 0;
+  for (const ScenarioResult& r : results) {
+    if (r.outcome != Outcome::kAsExpected) ++failures;
+    seconds += r.exploration.stats.seconds;
+  }
+  auto time = [&](double s) {
+    return options.timing ? fmt::format(" time=\"{:.3f}\"", s) : std::string();
+  };
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format(
+      "<testsuite name=\"outbox-check\" tests=\"{}\" failures=\"{}\" "
+      "errors=\"0\" skipped=\"0\"{}>\n",
+      results.size(), failures, time(seconds));
+  TextOptions text_options;
+  text_options.traces = true;
+  text_options.show_time = options.timing;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
+    out += fmt::format(
+        "  <testcase classname=\"outbox-check\" name=\"{}\" file=\"{}\"{}",
+        XmlAttribute(r.scenario.name), XmlAttribute(r.scenario.path),
+        time(r.exploration.stats.seconds));
+    if (r.outcome == Outcome::kAsExpected) {
+      out += "/>\n";
+      continue;
+    }
+    const bool inconclusive = r.outcome == Outcome::kInconclusive;
+    std::string message = OutcomeText(r.outcome);
+    if (!r.mismatches.empty()) {
+      message += fmt::format(": {}", fmt::join(r.mismatches, "; "));
+    }
+    const std::string body = fmt::format(
+        "{}\nreport: {}.md\n", FormatResult(r, text_options), stems[i]);
+    out += fmt::format(
+        ">\n    <failure type=\"{}\" message=\"{}\">{}</failure>\n"
+        "  </testcase>\n",
+        inconclusive ? "inconclusive" : "unexpected", XmlAttribute(message),
+        XmlText(body));
+  }
+  out += "</testsuite>\n";
+  return out;
+}
+
+}  // namespace oc::reports

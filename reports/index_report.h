@@ -1,0 +1,48 @@
+// Reports over all the scenarios of a run: a Markdown index linking each
+// scenario's own report, and JUnit XML for CI.
+//
+// `stems[i]` is the file stem of the reports of `results[i]` (see
+// UniqueStems in reports/report_set.h): the index links "STEMS[i].md", and
+// a JUnit failure names it.
+//
+// Determinism: pure functions of their arguments; the same input gives the
+// same bytes. Wall-clock seconds appear only with `options.timing`.
+
+#ifndef OUTBOX_CHECK_REPORTS_INDEX_REPORT_H_
+#define OUTBOX_CHECK_REPORTS_INDEX_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "reports/report_options.h"
+#include "scenarios/scenario_check.h"
+
+namespace oc::reports {
+
+// A Markdown page: a one-sentence tally of outcomes with the run's exit
+// code, then one table row per scenario, in order: name (a link to its
+// report), verdict, expected, outcome, distinct states, transitions, and
+// seconds when timing.
+// REQUIRES: stems.size() == results.size().
+std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
+                          const std::vector<std::string>& stems,
+                          const ReportOptions& options);
+
+// JUnit XML: one <testsuite name="outbox-check"> with `tests` and
+// `failures` counts, and per scenario a <testcase classname="outbox-check"
+// name="NAME" file="PATH">. A scenario whose outcome is not as expected
+// fails the suite, as it fails the run: UNEXPECTED is a <failure
+// type="unexpected">, INCONCLUSIVE a <failure type="inconclusive"> (a
+// limit stopped the search, exit code 3, and CI must not pass it). The
+// failure's message lists the mismatches; its body holds the terminal
+// report of the scenario with every trace (step number, action, changed
+// cells) and the name of its Markdown report. `time` attributes only with
+// `options.timing`.
+// REQUIRES: stems.size() == results.size().
+std::string JunitXml(const std::vector<ScenarioResult>& results,
+                     const std::vector<std::string>& stems,
+                     const ReportOptions& options);
+
+}  // namespace oc::reports
+
+#endif  // OUTBOX_CHECK_REPORTS_INDEX_REPORT_H_

@@ -1,0 +1,434 @@
+#include "reports/json_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "model/action.h"
+#include "model/state_cells.h"
+#include "reports/report_text.h"
+
+namespace oc::reports {
+namespace {
+
+// `text` as a JSON string literal. Bytes from 0x80 up pass through: the
+// inputs are UTF-8 (the scenario loader reads TOML, which is UTF-8).
+std::string Quote(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Writes JSON text with two-space indentation. Keys and values are written
+// in call order, so the caller fixes the key order; an empty object or
+// array is written "{}" or "[]".
+class JsonWriter {
+ public:
+  JsonWriter& BeginObject() { return Open('{'); }
+  JsonWriter& EndObject() { return Close('}'); }
+  JsonWriter& BeginArray() { return Open('['); }
+  JsonWriter& EndArray() { return Close(']'); }
+
+  // REQUIRES: inside an object; a value follows.
+  JsonWriter& Key(std::string_view key) {
+    Separate();
+    out_ += Quote(key) + ": ";
+    after_key_ = true;
+    return *this;
+  }
+  JsonWriter& String(std::string_view value) { return Scalar(Quote(value)); }
+  JsonWriter& Number(std::uint64_t value) {
+    return Scalar(fmt::format("{}", value));
+  }
+  JsonWriter& Number(int value) { return Scalar(fmt::format("{}", value)); }
+  JsonWriter& Seconds(double value) {
+    return Scalar(fmt::format("{:.6f}", value));
+  }
+  JsonWriter& Bool(bool value) { return Scalar(value ? "true" : "false"); }
+  JsonWriter& Null() { return Scalar("null"); }
+  JsonWriter& OptionalString(const std::optional<std::string>& value) {
+    return value ? String(*value) : Null();
+  }
+  template <class T>
+  JsonWriter& OptionalNumber(const std::optional<T>& value) {
+    return value ? Scalar(fmt::format("{}", *value)) : Null();
+  }
+  JsonWriter& Strings(const std::vector<std::string>& values) {
+    BeginArray();
+    for (const std::string& v : values) String(v);
+    return EndArray();
+  }
+
+  // The text written, with a final newline.
+  std::string Finish() { return out_ + "\n"; }
+
+ private:
+  JsonWriter& Scalar(std::string_view text) {
+    Separate();
+    out_ += text;
+    return *this;
+  }
+  // Before a value or key: the comma and line break that separate it from
+  // its predecessor, unless it is the value of the key just written.
+  void Separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (counts_.empty()) return;
+    if (counts_.back()++ > 0) out_ += ',';
+    out_ += '\n';
+    out_.append(2 * counts_.size(), ' ');
+  }
+  JsonWriter& Open(char bracket) {
+    Separate();
+    out_ += bracket;
+    counts_.push_back(0);
+    return *this;
+  }
+  JsonWriter& Close(char bracket) {
+    const int count = counts_.back();
+    counts_.pop_back();
+    if (count > 0) {
+      out_ += '\n';
+      out_.append(2 * counts_.size(), ' ');
+    }
+    out_ += bracket;
+    return *this;
+  }
+
+  std::string out_;
+  std::vector<int> counts_;  // values written so far at each open level
+  bool after_key_ = false;
+};
+
+std::string_view KindName(explorer::PropertyKind kind) {
+  switch (kind) {
+    case explorer::PropertyKind::kSafety:
+      return "safety";
+    case explorer::PropertyKind::kTransition:
+      return "transition";
+    case explorer::PropertyKind::kAtRest:
+      return "at_rest";
+  }
+  return "?";
+}
+
+std::string_view StopName(explorer::Stop stop) {
+  switch (stop) {
+    case explorer::Stop::kComplete:
+      return "complete";
+    case explorer::Stop::kMaxDepth:
+      return "max_depth";
+    case explorer::Stop::kMaxStates:
+      return "max_states";
+    case explorer::Stop::kFirstViolation:
+      return "first_violation";
+  }
+  return "?";
+}
+
+std::string_view OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kAsExpected:
+      return "ok";
+    case Outcome::kUnexpected:
+      return "unexpected";
+    case Outcome::kInconclusive:
+      return "inconclusive";
+  }
+  return "?";
+}
+
+// An action with its arguments by name; an argument its kind does not take
+// is null, and the instance is numbered from 1 as in the text form.
+void WriteAction(JsonWriter& w, const Config& config, const Action& a) {
+  bool relay = false, event = false, instance = false;
+  switch (a.kind) {
+    case ActionKind::kClaim:
+      relay = event = true;
+      break;
+    case ActionKind::kSend:
+    case ActionKind::kSendAckLost:
+    case ActionKind::kComplete:
+    case ActionKind::kCrashRelay:
+      relay = true;
+      break;
+    case ActionKind::kExpire:
+      event = true;
+      break;
+    case ActionKind::kConsume:
+      instance = event = true;
+      break;
+    case ActionKind::kStep:
+    case ActionKind::kAcknowledge:
+    case ActionKind::kAckLost:
+    case ActionKind::kCrashConsumer:
+    case ActionKind::kRedeliver:
+      instance = true;
+      break;
+  }
+  w.BeginObject();
+  w.Key("kind").String(ActionKindName(a.kind));
+  w.Key("relay");
+  relay ? w.String(config.relays[a.relay]) : w.Null();
+  w.Key("event");
+  event ? w.String(config.events[a.event].name) : w.Null();
+  w.Key("group");
+  instance ? w.String(config.groups[a.group].name) : w.Null();
+  w.Key("instance");
+  instance ? w.Number(a.instance + 1) : w.Null();
+  w.Key("text").String(FormatAction(config, a));
+  w.EndObject();
+}
+
+void WriteState(JsonWriter& w, const OutboxModel& model, const State& s) {
+  w.BeginObject();
+  for (const Cell& c : Cells(model, s)) w.Key(c.name).String(c.value);
+  w.EndObject();
+}
+
+// "initial_state" and "steps" of a trace (keys of an open object).
+void WriteTrace(JsonWriter& w, const OutboxModel& model, const Trace& trace) {
+  w.Key("initial_state");
+  WriteState(w, model, trace.states.front());
+  w.Key("steps").BeginArray();
+  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
+    const State& before = trace.states[i];
+    const State& after = trace.states[i + 1];
+    w.BeginObject();
+    w.Key("index").Number(static_cast<std::uint64_t>(i + 1));
+    w.Key("action");
+    WriteAction(w, model.config(), trace.actions[i]);
+    w.Key("detail").String(ActionDetail(model, before, trace.actions[i]));
+    w.Key("changed").BeginArray();
+    for (const CellChange& c : ChangedCells(model, before, after)) {
+      w.BeginObject();
+      w.Key("cell").String(c.name);
+      w.Key("before").String(c.before);
+      w.Key("after").String(c.after);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("state");
+    WriteState(w, model, after);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteScenario(JsonWriter& w, const Scenario& s) {
+  w.Key("scenario").BeginObject();
+  w.Key("name").String(s.name);
+  w.Key("path").String(s.path);
+  w.Key("description").String(s.description);
+  w.Key("invariants").Strings(s.invariants);
+  w.Key("search").String(s.order.empty() ? "exhaustive" : "pinned");
+  w.Key("stop_at_first_violation").Bool(s.stop_at_first_violation);
+  w.Key("must_fire").Strings(s.must_fire);
+  w.Key("limits").BeginObject();
+  w.Key("max_depth").OptionalNumber(s.limits.max_depth);
+  w.Key("max_states").OptionalNumber(s.limits.max_states);
+  w.EndObject();
+  w.EndObject();
+}
+
+void WriteConfig(JsonWriter& w, const Config& c) {
+  w.Key("config").BeginObject();
+  w.Key("relays").Strings(c.relays);
+  w.Key("events").BeginArray();
+  for (const Event& e : c.events) {
+    w.BeginObject();
+    w.Key("name").String(e.name);
+    w.Key("type").String(e.type);
+    w.Key("key").OptionalString(e.key);
+    w.Key("version").OptionalNumber(e.version);
+    w.Key("account").OptionalString(e.account);
+    w.Key("amount").OptionalNumber(e.amount);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("groups").BeginArray();
+  for (const Group& g : c.groups) {
+    w.BeginObject();
+    w.Key("name").String(g.name);
+    w.Key("strategy").String(StrategyName(g.strategy));
+    w.Key("instances").Number(g.instances);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("switches").BeginObject();
+  w.Key("lease").Bool(c.lease);
+  w.Key("fencing").Bool(c.fencing);
+  w.EndObject();
+  const FaultBudgets& b = c.budgets;
+  w.Key("budgets").BeginObject();
+  w.Key("premature_expiries").Number(b.premature_expiries);
+  w.Key("relay_crashes").Number(b.relay_crashes);
+  w.Key("lost_publish_acks").Number(b.lost_publish_acks);
+  w.Key("lost_consumer_acks").Number(b.lost_consumer_acks);
+  w.Key("consumer_crashes").Number(b.consumer_crashes);
+  w.Key("redeliveries").Number(b.redeliveries);
+  w.EndObject();
+  w.Key("claim_bound").Number(c.claim_bound);
+  w.EndObject();
+}
+
+void WriteExpectation(JsonWriter& w, const Scenario& s) {
+  const Expectation& x = s.expect;
+  w.Key("expectation").BeginObject();
+  w.Key("verdict").String(x.verdict == Verdict::kHolds ? "holds" : "violated");
+  w.Key("violated").Strings(x.violated);
+  w.Key("trace_length").OptionalNumber(x.trace_length);
+  w.Key("states").OptionalNumber(x.states);
+  w.Key("text").String(ExpectedText(s));
+  w.EndObject();
+}
+
+void WriteVerdict(JsonWriter& w, const ScenarioResult& result) {
+  const std::vector<std::string> violated = result.ViolatedInvariants();
+  std::vector<std::string> held;
+  for (const std::string& name : result.scenario.invariants) {
+    if (std::find(violated.begin(), violated.end(), name) == violated.end()) {
+      held.push_back(name);
+    }
+  }
+  w.Key("verdict").BeginObject();
+  w.Key("text").String(VerdictText(result));
+  w.Key("violated").Strings(violated);
+  w.Key("held").Strings(held);
+  w.Key("complete").Bool(result.exploration.complete());
+  w.Key("scope").String(BoundsText(result));
+  w.EndObject();
+}
+
+void WriteStats(JsonWriter& w, const ScenarioResult& result,
+                const ReportOptions& options) {
+  const Exploration& e = result.exploration;
+  const explorer::Stats& s = e.stats;
+  w.Key("stats").BeginObject();
+  w.Key("stop").String(StopName(e.stop));
+  w.Key("stop_text").String(StopText(e.stop));
+  w.Key("states").Number(s.states);
+  w.Key("transitions").Number(s.transitions);
+  w.Key("terminal_states").Number(s.terminal_states);
+  w.Key("bounded_dead_ends").Number(s.bounded_dead_ends);
+  w.Key("depth").Number(s.depth);
+  w.EndObject();
+  if (options.timing) {
+    w.Key("timing").BeginObject();
+    w.Key("seconds").Seconds(s.seconds);
+    w.EndObject();
+  }
+  w.Key("coverage").BeginObject();
+  for (std::size_t c = 0; c < e.action_classes.size(); ++c) {
+    w.Key(e.action_classes[c])
+        .Number(c < e.action_counts.size() ? e.action_counts[c] : 0);
+  }
+  w.EndObject();
+}
+
+void WriteViolations(JsonWriter& w, const ScenarioResult& result) {
+  const Exploration& e = result.exploration;
+  const Config& config = result.scenario.config;
+  w.Key("violations").BeginArray();
+  for (std::size_t i = 0; i < e.violations.size(); ++i) {
+    const Violation& v = e.violations[i];
+    const PointOfNoReturn& p = result.points_of_no_return[i];
+    w.BeginObject();
+    w.Key("invariant").String(v.property);
+    w.Key("kind").String(KindName(v.kind));
+    w.Key("length").Number(static_cast<std::uint64_t>(v.trace.length()));
+    w.Key("point_of_no_return").BeginObject();
+    w.Key("step").OptionalNumber(p.step);
+    w.Key("text").String(PointOfNoReturnText(result, i));
+    w.Key("safe_alternatives").BeginArray();
+    for (const Action& a : p.safe_alternatives) WriteAction(w, config, a);
+    w.EndArray();
+    w.Key("unknown_because");
+    p.step ? w.Null() : w.String(p.unknown_because);
+    w.EndObject();
+    WriteTrace(w, *result.model, v.trace);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
+  w.Key("replay");
+  if (!result.replay) {
+    w.Null();
+    return;
+  }
+  w.BeginObject();
+  w.Key("length").Number(static_cast<std::uint64_t>(result.replay->length()));
+  w.Key("ends_at_rest").Bool(result.replay_ends_at_rest);
+  w.Key("broke").BeginArray();
+  for (const Violation& v : result.exploration.violations) {
+    w.BeginObject();
+    w.Key("invariant").String(v.property);
+    w.Key("kind").String(KindName(v.kind));
+    w.Key("step").Number(static_cast<std::uint64_t>(v.trace.length()));
+    w.EndObject();
+  }
+  w.EndArray();
+  WriteTrace(w, *result.model, *result.replay);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string JsonReport(const ScenarioResult& result,
+                       const ReportOptions& options) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("schema_version").Number(kJsonSchemaVersion);
+  WriteScenario(w, result.scenario);
+  WriteConfig(w, result.scenario.config);
+  WriteExpectation(w, result.scenario);
+  WriteVerdict(w, result);
+  w.Key("outcome").String(OutcomeName(result.outcome));
+  w.Key("exit_code").Number(ExitCodeFor({result.outcome}));
+  w.Key("mismatches").Strings(result.mismatches);
+  w.Key("warnings").Strings(result.warnings);
+  WriteStats(w, result, options);
+  WriteViolations(w, result);
+  WriteReplay(w, result);
+  w.EndObject();
+  return w.Finish();
+}
+
+}  // namespace oc::reports

@@ -1,0 +1,35 @@
+#include "scenarios/regression_scenario.h"
+
+#include <fmt/format.h>
+
+namespace oc {
+
+Result<Scenario> RegressionScenario(const ScenarioResult& result,
+                                    std::size_t i) {
+  const Scenario& original = result.scenario;
+  const Violation& violation = result.exploration.violations[i];
+  Scenario s;
+  s.name = fmt::format("{}.{}", original.name, violation.property);
+  s.description = fmt::format(
+      "The shortest counterexample of {} that outbox-check found in scenario "
+      "'{}' ({}), replayed as a pinned order.",
+      violation.property, original.name, original.path);
+  s.config = original.config;
+  s.invariants = original.invariants;
+  s.must_fire = {};
+  for (const Action& a : violation.trace.actions) {
+    s.order.push_back(PinnedStep{a, FormatAction(s.config, a), {}});
+  }
+  // Whatever else breaks along this order belongs in the expectation too:
+  // ask the checker rather than guess.
+  Result<ScenarioResult> replay = CheckScenario(s);
+  if (!replay.ok()) return replay.status();
+  const Exploration& found = replay.value().exploration;
+  s.expect.verdict = Verdict::kViolated;
+  s.expect.violated = replay.value().ViolatedInvariants();
+  s.expect.trace_length =
+      static_cast<int>(found.violations.front().trace.length());
+  return s;
+}
+
+}  // namespace oc

@@ -1,0 +1,27 @@
+// Turning a counterexample into a regression test: the scenario that
+// replays it as a pinned order.
+
+#ifndef OUTBOX_CHECK_SCENARIOS_REGRESSION_SCENARIO_H_
+#define OUTBOX_CHECK_SCENARIOS_REGRESSION_SCENARIO_H_
+
+#include <cstddef>
+
+#include "model/status.h"
+#include "scenarios/scenario.h"
+#include "scenarios/scenario_check.h"
+
+namespace oc {
+
+// The scenario that replays violation `i` of `result`: the same
+// configuration and invariants, `check.order` = the trace's actions, and an
+// [expect] table that says exactly what the replay finds (the invariants
+// that break along the trace and the step of the first break), so that a
+// change of behaviour along this order fails it. Its name is
+// "NAME.INVARIANT" and its path is empty.
+// REQUIRES: i < result.exploration.violations.size().
+Result<Scenario> RegressionScenario(const ScenarioResult& result,
+                                    std::size_t i);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_SCENARIOS_REGRESSION_SCENARIO_H_

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The example reports committed under reports/examples/ must be what the
+# current build produces; regenerate them with reports/examples/regenerate.sh.
+# Usage: examples_fresh_test.sh SOURCE_DIR OUTBOX_CHECK
+set -u
+cd "$1" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$2" check scenarios/seed/lease-expiry-after-send.toml --no-time \
+  --report-dir "$tmp" >/dev/null || exit 1
+stale=0
+for ext in md html json; do
+  if ! cmp -s "$tmp/lease-expiry-after-send.$ext" \
+       "reports/examples/lease-expiry-after-send.$ext"; then
+    echo "reports/examples/lease-expiry-after-send.$ext is stale;" \
+         "run reports/examples/regenerate.sh"
+    stale=1
+  fi
+done
+exit $stale

@@ -1,0 +1,86 @@
+#!/bin/sh
+# The HTML report in a real browser: writes the report of one scenario with
+# html_report_fixture, opens it in headless Chromium with "#selftest" (the
+# page's own check, see reports/html_report.h) and checks the DOM after the
+# script ran:
+#   1. the diagram has one arrow per message step and one note per note step;
+#   2. "next" and the Right arrow key move the cursor and change the state
+#      panel and the highlighted row, and a link "#t1:3" opens step 3;
+#   3. no script error, neither caught by the page nor logged by Chromium.
+#
+#   html_in_browser_test.sh HTML_REPORT_FIXTURE SCENARIO.toml
+#
+# Exit codes: 0 passed; 1 failed; 77 skipped (Chromium not installed).
+set -u
+
+fixture=$1
+scenario=$2
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$chromium" ]; then
+  echo "skipped: chromium not installed ($chromium)"
+  exit 77
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+page=$work/report.html
+"$fixture" "$scenario" "$page" || { echo "FAIL: fixture could not write $page"; exit 1; }
+
+mkdir "$work/profile"
+"$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+  --no-first-run --disable-background-networking --disable-component-update \
+  --disable-sync --user-data-dir="$work/profile" \
+  --enable-logging=stderr --v=0 --virtual-time-budget=2000 \
+  --dump-dom "file://$page#selftest" >"$work/dom.html" 2>"$work/stderr.txt"
+
+status=0
+fail() {
+  echo "FAIL: $1"
+  status=1
+}
+
+# The self-test's lines, from <pre id="oc-selftest" ...>...</pre>.
+selftest=$(awk '/<pre id="oc-selftest"/ { on = 1 } on { print } on && /<\/pre>/ { exit }' \
+  "$work/dom.html" | sed 's/<[^>]*>//g')
+if [ -z "$selftest" ]; then
+  fail "the self-test did not run (did the script stop early?)"
+else
+  echo "$selftest"
+  echo "$selftest" | grep -q 'trace t1: arrows [0-9]*/[0-9]*, notes [0-9]*/[0-9]*: ok' ||
+    fail "the diagram's arrows and notes do not match its steps"
+  echo "$selftest" | grep -q 'next changes the state panel: ok' ||
+    fail "'next' did not change the state panel"
+  echo "$selftest" | grep -q 'arrow key moves the highlighted row: ok' ||
+    fail "the Right arrow key did not move the highlighted row"
+  echo "$selftest" | grep -q 'a link to a step opens it: ok' ||
+    fail "the fragment #t1:3 did not open step 3"
+  echo "$selftest" | grep -q 'script errors: 0' || fail "the page caught script errors"
+  if echo "$selftest" | grep -q 'FAILED'; then fail "a self-test line failed"; fi
+fi
+
+# Independently of the self-test: the DOM after the script ran has the
+# arrows of the 8-step trace (7 messages, 1 note) and a filled state panel.
+arrows=$(grep -o '<g class="message' "$work/dom.html" | wc -l)
+notes=$(grep -o '<g class="note"' "$work/dom.html" | wc -l)
+[ "$arrows" -eq 7 ] || fail "expected 7 arrows in the DOM, found $arrows"
+[ "$notes" -eq 1 ] || fail "expected 1 note in the DOM, found $notes"
+grep -q '<td>outbox\[e1\].token</td>' "$work/dom.html" ||
+  fail "the state panel has no cells"
+
+# Errors the page could not catch (a syntax error stops its script before it
+# installs its handler) show in Chromium's log as console lines. The page
+# itself never writes to the console, so any console line is a failure.
+if grep -E 'CONSOLE|Uncaught' "$work/stderr.txt"; then
+  fail "the console shows messages"
+fi
+if grep -q '<pre id="oc-errors"[^>]*>[^<]' "$work/dom.html"; then
+  fail "the page recorded script errors:"
+  awk '/<pre id="oc-errors"/ { on = 1 } on { print } on && /<\/pre>/ { exit }' \
+    "$work/dom.html" | sed 's/<[^>]*>//g'
+fi
+
+if [ "$status" -ne 0 ]; then
+  echo "--- chromium stderr (without its D-Bus noise):"
+  grep -v 'dbus' "$work/stderr.txt"
+fi
+exit $status

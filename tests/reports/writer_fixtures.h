@@ -1,0 +1,117 @@
+// Small fixed results for the Markdown, JSON and JUnit writer tests, built
+// the way the command line builds them: scenario text, ParseScenario,
+// CheckScenario.
+
+#ifndef OUTBOX_CHECK_TESTS_REPORTS_WRITER_FIXTURES_H_
+#define OUTBOX_CHECK_TESTS_REPORTS_WRITER_FIXTURES_H_
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "scenarios/scenario_check.h"
+#include "scenarios/scenario_loader.h"
+
+namespace oc::reports::testing {
+
+// The lease-expiry-after-send configuration: relays A and B, one event, a
+// billing group with one instance of `strategy`, one premature expiry.
+inline std::string LeaseExpiryText(const std::string& strategy,
+                                   const std::string& expect) {
+  return R"x(name = "lease-expiry-after-send"
+description = "Relay A's lease expires after it sent."
+relays = ["A", "B"]
+[[events]]
+name = "e1"
+type = "credit"
+account = "acct-1"
+amount = 1000
+[[groups]]
+name = "billing"
+strategy = ")x" +
+         strategy +
+         R"x("
+instances = 1
+[faults]
+premature_expiries = 1
+[check]
+invariants = ["effect_at_most_once", "stale_completion_rejected"]
+)x" + expect;
+}
+
+// Parses and checks `text` as the file `path`; fails the test on an error.
+inline ScenarioResult CheckText(const std::string& text,
+                                const std::string& path = "lease.toml") {
+  const Result<Scenario> scenario = ParseScenario(text, path);
+  REQUIRE_MESSAGE(scenario.ok(), scenario.status().message());
+  const Result<ScenarioResult> result = CheckScenario(scenario.value());
+  REQUIRE_MESSAGE(result.ok(), result.status().message());
+  return result.value();
+}
+
+// Naive credit: effect_at_most_once is violated in 8 steps, as expected;
+// the point of no return is step 4, claim(B, e1).
+inline ScenarioResult Violated() {
+  return CheckText(LeaseExpiryText("credit.naive", R"x([expect]
+verdict = "violated"
+violated = "effect_at_most_once"
+trace_length = 8
+)x"));
+}
+
+// The same configuration with an inbox: every invariant holds, as expected.
+inline ScenarioResult Holding() {
+  return CheckText(LeaseExpiryText("credit.inbox", R"x([expect]
+verdict = "holds"
+)x"));
+}
+
+// Naive credit, but the scenario expects "holds": UNEXPECTED.
+inline ScenarioResult Unexpected() {
+  return CheckText(LeaseExpiryText("credit.naive", R"x([expect]
+verdict = "holds"
+)x"));
+}
+
+// A pinned order whose first publish acknowledgement is lost (its message
+// text has a ';'), replayed with an inbox: holds.
+inline ScenarioResult Pinned() {
+  return CheckText(R"x(name = "publish-ack-lost.order"
+relays = ["A", "B"]
+events = 1
+[[groups]]
+name = "billing"
+strategy = "credit.inbox"
+[faults]
+lost_publish_acks = 1
+[check]
+invariants = ["eventually_offered", "effect_at_most_once"]
+order = [
+  "claim(A, e1)", "send_ack_lost(A)", "send(A)", "complete(A)",
+  "consume(billing, 1, e1)", "acknowledge(billing, 1)",
+  "consume(billing, 1, e1)", "acknowledge(billing, 1)",
+]
+[expect]
+verdict = "holds"
+)x",
+                   "pinned.toml");
+}
+
+// The lease-expiry-after-send trace as a pinned order, with naive credit:
+// effect_at_most_once breaks at step 8 of 9.
+inline ScenarioResult PinnedViolated() {
+  return CheckText(LeaseExpiryText("credit.naive", R"x(order = [
+  "claim(A, e1)", "send(A)", "expire(e1)", "claim(B, e1)", "send(B)",
+  "consume(billing, 1, e1)", "acknowledge(billing, 1)",
+  "consume(billing, 1, e1)", "acknowledge(billing, 1)",
+]
+[expect]
+verdict = "violated"
+violated = "effect_at_most_once"
+)x"),
+                   "pinned-violated.toml");
+}
+
+}  // namespace oc::reports::testing
+
+#endif  // OUTBOX_CHECK_TESTS_REPORTS_WRITER_FIXTURES_H_
