@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_command.h"
 #include "cli/check_command.h"
 
 namespace {
@@ -81,6 +82,22 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
 
+  oc::BenchFlags bench_flags;
+  CLI::App* bench = app.add_subcommand(
+      "bench",
+      "Search benchmark scenarios (default: scenarios/bench) and print states, "
+      "transitions, depth, seconds, states per second, bytes per stored state "
+      "and peak memory");
+  bench->add_option("paths", bench_flags.paths, "Scenario files or folders")
+      ->capture_default_str();
+  bench->add_flag("--json", bench_flags.json,
+                  "One JSON object per scenario and line, to compare across "
+                  "commits");
+  bench
+      ->add_option("--max-states", bench_flags.max_states,
+                   "Stop each search after this many distinct states")
+      ->check(CLI::PositiveNumber);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -89,6 +106,7 @@ int main(int argc, char** argv) {
     app.exit(e);
     return oc::kExitUsage;
   }
+  if (bench->parsed()) return oc::RunBench(bench_flags, stdout, stderr);
   flags.github_annotations = std::getenv("GITHUB_ACTIONS") != nullptr;
   return oc::RunCheck(flags, stdout, stderr);
 }

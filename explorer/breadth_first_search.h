@@ -185,7 +185,11 @@ Exploration<M> Explore(const M& model,
           break;
         }
         const std::uint64_t fingerprint = model.Fingerprint(next);
-        if (auto new_id = visited.Insert(next, fingerprint, id, action)) {
+        std::size_t heap_bytes = 0;
+        if constexpr (ReportsHeapBytes<M>)
+          heap_bytes = model.StateHeapBytes(next);
+        if (auto new_id =
+                visited.Insert(next, fingerprint, id, action, heap_bytes)) {
           add_vertex(*new_id);
           check_state(*new_id);
           if (graph) {
@@ -230,6 +234,7 @@ Exploration<M> Explore(const M& model,
   if (options.stop_at_first_violation && order.size() > 1) order.resize(1);
   for (std::size_t p : order) result.violations.push_back(std::move(*found[p]));
 
+  result.stats.store_bytes = visited.Bytes();
   result.stats.states = visited.size();
   // A graph of an incomplete search would show states whose successors are
   // unknown as dead ends; only a complete one is worth keeping.

@@ -19,9 +19,10 @@ struct Stats {
   std::uint64_t transitions = 0;      // successors generated, duplicates too
   std::uint64_t terminal_states = 0;  // no successor, not bounded
   std::uint64_t bounded_dead_ends =
-      0;               // no successor, blocked by the model's bound
-  int depth = 0;       // deepest level reached (initial = 0)
-  double seconds = 0;  // wall time; not deterministic
+      0;                          // no successor, blocked by the model's bound
+  int depth = 0;                  // deepest level reached (initial = 0)
+  double seconds = 0;             // wall time; not deterministic
+  std::uint64_t store_bytes = 0;  // the visited store's size, estimated
 };
 
 // Why a search did not cover the whole state space. A search stopped by a

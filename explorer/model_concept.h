@@ -49,6 +49,14 @@ concept ClassifiesActions = Model<M> &&
   { m.ActionClass(s, a, s) } -> std::convertible_to<std::size_t>;
 };
 
+// Optionally, a model whose states hold data on the heap says how much, so
+// that the search can report the visited store's size (Stats::store_bytes).
+template <class M>
+concept ReportsHeapBytes = Model<M> &&
+    requires(const M& m, const typename M::State& s) {
+  { m.StateHeapBytes(s) } -> std::convertible_to<std::size_t>;
+};
+
 enum class PropertyKind {
   kSafety,      // holds(s) in every reachable state
   kTransition,  // holds_on(before, after) on every transition

@@ -32,8 +32,11 @@ class VisitedSet {
   // Inserts `state` unless an equal one is present. Returns its new id, or
   // nullopt when it was already there. `fingerprint` must be the model's
   // fingerprint of `state`. REQUIRES: parent is kNoParent or an id.
+  // `heap_bytes` is what `state` holds outside its own object (0 for a
+  // flat state); it only feeds Bytes().
   std::optional<Id> Insert(const State& state, std::uint64_t fingerprint,
-                           Id parent, const Action& action) {
+                           Id parent, const Action& action,
+                           std::size_t heap_bytes = 0) {
     if (set_.find(Probe{&state, fingerprint}) != set_.end())
       return std::nullopt;
     const Id id = static_cast<Id>(states_.size());
@@ -42,6 +45,7 @@ class VisitedSet {
     parents_.push_back(parent);
     actions_.push_back(action);
     set_.insert(id);
+    heap_bytes_ += heap_bytes;
     return id;
   }
 
@@ -53,6 +57,17 @@ class VisitedSet {
   }
 
   std::size_t size() const { return states_.size(); }
+
+  // What the store occupies: its arrays at their capacity, the states' heap
+  // data, and the hash table's slots with their one metadata byte each. An
+  // estimate (allocator overhead is not counted), for benchmarks.
+  std::size_t Bytes() const {
+    return states_.capacity() * sizeof(State) + heap_bytes_ +
+           fingerprints_.capacity() * sizeof(std::uint64_t) +
+           parents_.capacity() * sizeof(Id) +
+           actions_.capacity() * sizeof(Action) +
+           set_.bucket_count() * (sizeof(Id) + 1);
+  }
   const State& state(Id id) const { return states_[id]; }
   Id parent(Id id) const { return parents_[id]; }
   // REQUIRES: parent(id) != kNoParent.
@@ -86,6 +101,7 @@ class VisitedSet {
   std::vector<std::uint64_t> fingerprints_;
   std::vector<Id> parents_;
   std::vector<Action> actions_;  // actions_[id] is unused for initial states
+  std::size_t heap_bytes_ = 0;
   boost::unordered_flat_set<Id, IdHash, IdEqual> set_;
 };
 

@@ -465,6 +465,14 @@ constexpr std::string_view kActionClasses[] = {"claim",
 
 }  // namespace
 
+std::size_t OutboxModel::StateHeapBytes(const State& s) {
+  return s.events.capacity() * sizeof(EventCells) +
+         s.relays.capacity() * sizeof(RelayCells) +
+         s.instances.capacity() * sizeof(InstanceCells) +
+         s.group_events.capacity() * sizeof(GroupEventCells) +
+         s.group_keys.capacity() * sizeof(GroupKeyCells);
+}
+
 std::vector<std::string> OutboxModel::ActionClassNames() {
   return {std::begin(kActionClasses), std::end(kActionClasses)};
 }

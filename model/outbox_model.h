@@ -54,6 +54,10 @@ class OutboxModel {
 
   std::uint64_t Fingerprint(const State& s) const { return oc::Fingerprint(s); }
 
+  // Bytes `s` holds on the heap (its vectors' capacities), for the
+  // benchmark's bytes-per-state figure.
+  static std::size_t StateHeapBytes(const State& s);
+
   // Coverage classes: every action kind, with complete split by whether it
   // published the row ("complete_published", "complete_rejected": fenced
   // out or already published) and expire by whether it spent the premature

@@ -43,7 +43,9 @@ def check(path):
 
 
 def main(argv):
-    files = sorted(pathlib.Path(argv[0]).rglob("*.toml"))
+    # Benchmarks are far too large for the reference model.
+    files = sorted(f for f in pathlib.Path(argv[0]).rglob("*.toml")
+                   if f.parent.name != "bench")
     failed = 0
     for path in files:
         problems = check(path)

@@ -1,0 +1,31 @@
+// `outbox-check bench`: search benchmark scenarios exhaustively and print
+// what the search cost: distinct states, transitions, depth, wall seconds,
+// states per second, bytes per stored state (the visited store's estimated
+// size over its states) and the process's peak resident memory.
+//
+// Verdicts are not judged here; `check` does that. Figures are measured on
+// the machine that runs it, so they are not deterministic.
+
+#ifndef OUTBOX_CHECK_CLI_BENCH_COMMAND_H_
+#define OUTBOX_CHECK_CLI_BENCH_COMMAND_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oc {
+
+struct BenchFlags {
+  std::vector<std::string> paths = {"scenarios/bench"};
+  bool json = false;                        // one JSON object per line
+  std::optional<std::uint64_t> max_states;  // a limit for quick runs
+};
+
+// Exit code 0, or 2 for bad input; 3 when a limit stopped a search.
+int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_CLI_BENCH_COMMAND_H_
