@@ -24,11 +24,13 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "explorer/exploration.h"
 #include "explorer/model_concept.h"
+#include "explorer/packed_visited_set.h"
 #include "explorer/visited_set.h"
 
 namespace oc::explorer {
@@ -57,12 +59,14 @@ Exploration<M> Explore(const M& model,
                        const Options& options = {}) {
   using State = typename M::State;
   using Action = typename M::Action;
-  using Set = VisitedSet<State, Action>;
+  // Models that encode their states get the packed store.
+  using Set = std::conditional_t<EncodesStates<M>, PackedVisitedSet<M>,
+                                 VisitedSet<State, Action>>;
   using Id = typename Set::Id;
   const auto start = std::chrono::steady_clock::now();
 
   Exploration<M> result;
-  Set visited;
+  Set visited(model);
   using Graph = StateGraph<State, Action>;
   std::optional<Graph> graph;
   if (options.graph_limit > 0) graph.emplace();
@@ -143,10 +147,12 @@ Exploration<M> Explore(const M& model,
     for (std::size_t i = level_begin;
          i < level_end && result.stop == Stop::kComplete; ++i) {
       const Id id = static_cast<Id>(i);
+      // A reference into a VisitedSet, a decoded copy from a packed one.
+      decltype(auto) current = visited.state(id);
       successors.clear();
-      model.Successors(visited.state(id), successors);
+      model.Successors(current, successors);
       if (successors.empty()) {
-        if (model.BlockedByBound(visited.state(id))) {
+        if (model.BlockedByBound(current)) {
           ++result.stats.bounded_dead_ends;
           if (graph) (*graph)[id].bounded_dead_end = true;
         } else {
@@ -154,7 +160,7 @@ Exploration<M> Explore(const M& model,
           if (graph) (*graph)[id].terminal = true;
           for (std::size_t p = 0; p < properties.size(); ++p) {
             if (properties[p].kind == PropertyKind::kAtRest && !found[p] &&
-                !properties[p].holds(visited.state(id))) {
+                !properties[p].holds(current)) {
               record(p, trace_to(id));
             }
           }
@@ -168,12 +174,11 @@ Exploration<M> Explore(const M& model,
       for (auto& [action, next] : successors) {
         ++result.stats.transitions;
         if constexpr (ClassifiesActions<M>) {
-          ++result.action_counts[model.ActionClass(visited.state(id), action,
-                                                   next)];
+          ++result.action_counts[model.ActionClass(current, action, next)];
         }
         for (std::size_t p = 0; p < properties.size(); ++p) {
           if (properties[p].kind == PropertyKind::kTransition && !found[p] &&
-              !properties[p].holds_on(visited.state(id), next)) {
+              !properties[p].holds_on(current, next)) {
             Trace<M> trace = trace_to(id);
             trace.states.push_back(next);
             trace.actions.push_back(action);

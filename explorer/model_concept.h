@@ -57,6 +57,17 @@ concept ReportsHeapBytes = Model<M> &&
   { m.StateHeapBytes(s) } -> std::convertible_to<std::size_t>;
 };
 
+// Optionally, a model may encode its states canonically as EncodedSize()
+// bytes; the search then stores them packed (explorer/packed_visited_set.h).
+template <class M>
+concept EncodesStates = Model<M> &&
+    requires(const M& m, const typename M::State& s, std::uint8_t* out,
+             const std::uint8_t* in) {
+  { m.EncodedSize() } -> std::convertible_to<std::size_t>;
+  m.Encode(s, out);
+  { m.Decode(in) } -> std::same_as<typename M::State>;
+};
+
 enum class PropertyKind {
   kSafety,      // holds(s) in every reachable state
   kTransition,  // holds_on(before, after) on every transition

@@ -6,6 +6,8 @@
 //  - the set holds every id exactly once and finds it by its state;
 //  - parent(id) < id for every non-initial id, and kNoParent for initial
 //    states, so walking parents always ends.
+// References returned by state() stay valid while the set lives.
+// References returned by state() stay valid while the set lives.
 // Not thread-safe.
 
 #ifndef OUTBOX_CHECK_EXPLORER_VISITED_SET_H_
@@ -13,6 +15,7 @@
 
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -26,6 +29,9 @@ class VisitedSet {
   static constexpr Id kNoParent = std::numeric_limits<Id>::max();
 
   VisitedSet() : set_(0, IdHash{this}, IdEqual{this}) {}
+  // For symmetry with PackedVisitedSet's constructor; the model is unused.
+  template <class Model>
+  explicit VisitedSet(const Model&) : VisitedSet() {}
   VisitedSet(const VisitedSet&) = delete;
   VisitedSet& operator=(const VisitedSet&) = delete;
 
@@ -62,7 +68,7 @@ class VisitedSet {
   // data, and the hash table's slots with their one metadata byte each. An
   // estimate (allocator overhead is not counted), for benchmarks.
   std::size_t Bytes() const {
-    return states_.capacity() * sizeof(State) + heap_bytes_ +
+    return states_.size() * sizeof(State) + heap_bytes_ +
            fingerprints_.capacity() * sizeof(std::uint64_t) +
            parents_.capacity() * sizeof(Id) +
            actions_.capacity() * sizeof(Action) +
@@ -97,7 +103,7 @@ class VisitedSet {
     }
   };
 
-  std::vector<State> states_;
+  std::deque<State> states_;  // a deque: references stay valid on insert
   std::vector<std::uint64_t> fingerprints_;
   std::vector<Id> parents_;
   std::vector<Action> actions_;  // actions_[id] is unused for initial states

@@ -62,6 +62,7 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     first_instance_.push_back(instance_count_);
     instance_count_ += g.instances;
   }
+  codec_ = StateCodec(InitialStates().front());
 }
 
 std::vector<State> OutboxModel::InitialStates() const {

@@ -24,6 +24,7 @@
 #include "model/action.h"
 #include "model/config.h"
 #include "model/state.h"
+#include "model/state_codec.h"
 #include "model/status.h"
 
 namespace oc {
@@ -53,6 +54,14 @@ class OutboxModel {
   bool BlockedByBound(const State& s) const;
 
   std::uint64_t Fingerprint(const State& s) const { return oc::Fingerprint(s); }
+
+  // A canonical fixed-length byte encoding of this model's states, which a
+  // visited set may store instead of States (see model/state_codec.h).
+  std::size_t EncodedSize() const { return codec_.size(); }
+  void Encode(const State& s, std::uint8_t* out) const {
+    codec_.Encode(s, out);
+  }
+  State Decode(const std::uint8_t* in) const { return codec_.Decode(in); }
 
   // Bytes `s` holds on the heap (its vectors' capacities), for the
   // benchmark's bytes-per-state figure.
@@ -101,6 +110,7 @@ class OutboxModel {
   std::vector<int> key_of_;
   std::vector<int> first_instance_;
   int instance_count_ = 0;
+  StateCodec codec_{State{}};  // set in the constructor, once sizes are known
 };
 
 }  // namespace oc
