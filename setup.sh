@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(
-  g++ cmake ninja-build clang-format python3 chromium
+  g++ cmake ninja-build clang-format python3 chromium spin
   libboost1.81-dev libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev
 )
 missing=()

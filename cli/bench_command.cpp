@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include "cli/check_command.h"
+#include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
@@ -46,6 +47,8 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
     CheckOptions options;
     options.graph_limit = 0;  // measure the search, not the graph
     options.max_states = flags.max_states;
+    options.max_store_bytes =
+        flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
     Result<ScenarioResult> result = CheckScenario(scenario, options);
     if (!result.ok()) {
       fmt::print(err, "{}\n", result.status().message());

@@ -21,6 +21,9 @@ struct BenchFlags {
   std::vector<std::string> paths = {"scenarios/bench"};
   bool json = false;                        // one JSON object per line
   std::optional<std::uint64_t> max_states;  // a limit for quick runs
+  // Stop a search whose visited store reaches this many bytes; none:
+  // DefaultMemoryLimit().
+  std::optional<std::uint64_t> max_memory;
 };
 
 // Exit code 0, or 2 for bad input; 3 when a limit stopped a search.

@@ -129,6 +129,8 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     CheckOptions options;
     options.max_depth = flags.max_depth;
     options.max_states = flags.max_states;
+    options.max_store_bytes =
+        flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
     if (flags.stop_at_first) options.stop_at_first_violation = true;
     options.graph_limit = std::max(options.graph_limit, flags.graph_limit);
     Result<ScenarioResult> result = [&] {

@@ -21,6 +21,9 @@ struct CheckFlags {
   std::vector<std::string> paths;
   std::optional<int> max_depth;             // none: the scenario's own
   std::optional<std::uint64_t> max_states;  // none: the scenario's own
+  // Stop a search whose visited store reaches this many bytes; none:
+  // DefaultMemoryLimit().
+  std::optional<std::uint64_t> max_memory;
   bool stop_at_first = false;
   TraceMode traces = TraceMode::kAuto;
   bool no_time = false;                    // leave wall-clock seconds out

@@ -12,6 +12,7 @@
 
 #include "cli/bench_command.h"
 #include "cli/check_command.h"
+#include "cli/export_command.h"
 
 namespace {
 
@@ -52,6 +53,12 @@ int main(int argc, char** argv) {
                    "Stop after this many distinct states (overrides "
                    "bounds.max_states)")
       ->check(CLI::PositiveNumber);
+  check
+      ->add_option("--max-memory", flags.max_memory,
+                   "Stop a search whose visited store reaches this size "
+                   "(e.g. 4GB; default: three quarters of the available "
+                   "memory); the search is then incomplete (exit code 3)")
+      ->transform(CLI::AsSizeValue(false));
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
   check
@@ -90,6 +97,10 @@ int main(int argc, char** argv) {
       "and peak memory");
   bench->add_option("paths", bench_flags.paths, "Scenario files or folders")
       ->capture_default_str();
+  bench
+      ->add_option("--max-memory", bench_flags.max_memory,
+                   "Stop a search whose visited store reaches this size")
+      ->transform(CLI::AsSizeValue(false));
   bench->add_flag("--json", bench_flags.json,
                   "One JSON object per scenario and line, to compare across "
                   "commits");
@@ -97,6 +108,19 @@ int main(int argc, char** argv) {
       ->add_option("--max-states", bench_flags.max_states,
                    "Stop each search after this many distinct states")
       ->check(CLI::PositiveNumber);
+
+  oc::ExportFlags export_flags;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export", "Write the model of one exhaustive scenario for another tool");
+  export_cmd->footer(kExitCodes);
+  export_cmd
+      ->add_flag("--promela", export_flags.promela,
+                 "As a Promela model for SPIN (the same state count)")
+      ->required();
+  export_cmd->add_option("scenario", export_flags.scenario, "Scenario file")
+      ->required();
+  export_cmd->add_option("-o,--output", export_flags.output,
+                         "Write to this file (default: standard output)");
 
   try {
     app.parse(argc, argv);
@@ -107,6 +131,9 @@ int main(int argc, char** argv) {
     return oc::kExitUsage;
   }
   if (bench->parsed()) return oc::RunBench(bench_flags, stdout, stderr);
+  if (export_cmd->parsed()) {
+    return oc::RunExport(export_flags, stdout, stderr);
+  }
   flags.github_annotations = std::getenv("GITHUB_ACTIONS") != nullptr;
   return oc::RunCheck(flags, stdout, stderr);
 }

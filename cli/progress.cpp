@@ -21,6 +21,26 @@ std::size_t ResidentBytes() {
   return 0;
 }
 
+std::size_t AvailableMemoryBytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      std::istringstream fields(line.substr(13));
+      std::size_t kib = 0;
+      fields >> kib;
+      return kib * 1024;
+    }
+  }
+  return 0;
+}
+
+std::optional<std::uint64_t> DefaultMemoryLimit() {
+  const std::size_t available = AvailableMemoryBytes();
+  if (available == 0) return std::nullopt;
+  return available / 4 * 3;
+}
+
 ProgressLine::ProgressLine(std::FILE* out, bool enabled, std::string label)
     : out_(out), enabled_(enabled), label_(std::move(label)) {}
 

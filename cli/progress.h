@@ -4,7 +4,9 @@
 #define OUTBOX_CHECK_CLI_PROGRESS_H_
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "explorer/exploration.h"
@@ -13,6 +15,14 @@ namespace oc {
 
 // Resident memory of this process in bytes (from /proc), or 0 if unknown.
 std::size_t ResidentBytes();
+
+// Memory the system could give this process now without swapping
+// (MemAvailable in /proc/meminfo), in bytes, or 0 if unknown.
+std::size_t AvailableMemoryBytes();
+
+// The default --max-memory: three quarters of the available memory, or no
+// limit (nullopt) when that is unknown.
+std::optional<std::uint64_t> DefaultMemoryLimit();
 
 // Prints "states N, depth D, R states/s, M MiB" on one rewritten line of
 // `out`, at most a few times a second and only after the search has run

@@ -41,6 +41,10 @@ struct Options {
   std::optional<int> max_depth;
   // Stop once this many distinct states are stored (default: no limit).
   std::optional<std::uint64_t> max_states;
+  // Stop once the visited store reaches this many bytes (default: no
+  // limit), so that a search ends cleanly, incomplete, instead of being
+  // killed for want of memory.
+  std::optional<std::uint64_t> max_store_bytes;
   // Stop at the shortest violation of any property (default: find the
   // shortest violation of each, and explore everything).
   bool stop_at_first_violation = false;
@@ -121,13 +125,21 @@ Exploration<M> Explore(const M& model,
       }
     }
   };
-  auto full = [&] {
-    return options.max_states && visited.size() >= *options.max_states;
+  // Why the store must take no more states, if it must not.
+  auto full = [&]() -> std::optional<Stop> {
+    if (options.max_states && visited.size() >= *options.max_states) {
+      return Stop::kMaxStates;
+    }
+    if (options.max_store_bytes &&
+        visited.Bytes() >= *options.max_store_bytes) {
+      return Stop::kMaxMemory;
+    }
+    return std::nullopt;
   };
 
   for (const State& s : model.InitialStates()) {
-    if (full()) {
-      result.stop = Stop::kMaxStates;
+    if (const std::optional<Stop> stop = full()) {
+      result.stop = *stop;
       break;
     }
     if (auto id =
@@ -185,8 +197,8 @@ Exploration<M> Explore(const M& model,
             record(p, std::move(trace));
           }
         }
-        if (full()) {
-          result.stop = Stop::kMaxStates;
+        if (const std::optional<Stop> stop = full()) {
+          result.stop = *stop;
           break;
         }
         const std::uint64_t fingerprint = model.Fingerprint(next);

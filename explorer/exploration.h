@@ -32,6 +32,7 @@ enum class Stop {
   kMaxDepth,        // a state at the depth limit had successors
   kMaxStates,       // the state limit was reached
   kFirstViolation,  // stop_at_first_violation found one
+  kMaxMemory,       // the visited store reached its memory limit
 };
 
 // A concrete path from an initial state: states[0] is initial and

@@ -157,6 +157,8 @@ std::string_view StopName(explorer::Stop stop) {
       return "max_states";
     case explorer::Stop::kFirstViolation:
       return "first_violation";
+    case explorer::Stop::kMaxMemory:
+      return "max_memory";
   }
   return "?";
 }

@@ -26,6 +26,8 @@ std::string StopText(explorer::Stop stop) {
       return "INCOMPLETE: stopped at the state limit";
     case explorer::Stop::kFirstViolation:
       return "stopped at the first violation";
+    case explorer::Stop::kMaxMemory:
+      return "INCOMPLETE: stopped at the memory limit";
   }
   return "?";
 }

@@ -333,6 +333,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
         scenario.stop_at_first_violation);
     search.on_progress = options.on_progress;
     search.graph_limit = options.graph_limit;
+    search.max_store_bytes = options.max_store_bytes;
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }

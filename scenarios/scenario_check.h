@@ -38,6 +38,9 @@ struct CheckOptions {
   std::optional<int> max_depth;
   std::optional<std::uint64_t> max_states;
   std::optional<bool> stop_at_first_violation;
+  // Stop a search whose visited store reaches this many bytes (default:
+  // no limit); the search is then incomplete.
+  std::optional<std::uint64_t> max_store_bytes;
   // Forwarded to the explorer (see explorer::Options::on_progress).
   std::function<void(const explorer::Stats&)> on_progress;
   // Keep the explored graph of searches with at most this many states, for

@@ -1,0 +1,44 @@
+#include "cli/export_command.h"
+
+#include <fmt/format.h>
+
+#include "cli/atomic_file.h"
+#include "cli/check_command.h"
+#include "reports/promela_export.h"
+#include "scenarios/scenario_loader.h"
+
+namespace oc {
+
+int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
+  if (!flags.promela) {
+    fmt::print(err,
+               "outbox-check export: say which format to write; the only one "
+               "is --promela\n");
+    return kExitUsage;
+  }
+  Result<Scenario> scenario = LoadScenario(flags.scenario);
+  if (!scenario.ok()) {
+    fmt::print(err, "{}\n", scenario.status().message());
+    return kExitUsage;
+  }
+  if (!scenario.value().order.empty()) {
+    fmt::print(err,
+               "{}: scenario '{}' pins an order of actions; only exhaustive "
+               "scenarios (no check.order) can be exported to Promela\n",
+               flags.scenario, scenario.value().name);
+    return kExitUsage;
+  }
+  const std::string model = reports::PromelaModel(scenario.value());
+  if (!flags.output) {
+    fmt::print(out, "{}", model);
+    return 0;
+  }
+  if (Status written = WriteFileAtomically(*flags.output, model);
+      !written.ok()) {
+    fmt::print(err, "outbox-check: {}\n", written.message());
+    return kExitUsage;
+  }
+  return 0;
+}
+
+}  // namespace oc
