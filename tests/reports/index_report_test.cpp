@@ -13,21 +13,12 @@
 namespace oc::reports {
 namespace {
 
+using testing::Contains;
+using testing::Count;
+
 using testing::Holding;
 using testing::Unexpected;
 using testing::Violated;
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-int Count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos;
-       at = text.find(part, at + 1))
-    ++n;
-  return n;
-}
 
 // One result of each outcome: ok, UNEXPECTED, INCONCLUSIVE (a depth limit
 // stops the search before the violation).

@@ -15,6 +15,8 @@
 namespace oc::reports {
 namespace {
 
+using testing::Contains;
+
 using testing::Holding;
 using testing::Pinned;
 using testing::Violated;
@@ -24,10 +26,6 @@ std::vector<std::string> Lines(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
-}
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // The text between "```mermaid" line number `n` (0 for the first) and its

@@ -10,21 +10,14 @@
 
 #include "model/action.h"
 #include "model/config.h"
+#include "tests/reports/writer_fixtures.h"
 
 namespace oc::reports {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Contains;
 
-int Count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos;
-       at = text.find(part, at + 1))
-    ++n;
-  return n;
-}
+using testing::Count;
 
 Event NamedEvent(const std::string& name) {
   Event e;

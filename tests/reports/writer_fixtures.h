@@ -14,6 +14,21 @@
 
 namespace oc::reports::testing {
 
+// Whether `part` occurs in `text`.
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// How often `part` occurs in `text`, overlapping occurrences included.
+inline int Count(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos;
+       at = text.find(part, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
 // The lease-expiry-after-send configuration: relays A and B, one event, a
 // billing group with one instance of `strategy`, one premature expiry.
 inline std::string LeaseExpiryText(const std::string& strategy,
