@@ -201,10 +201,16 @@ Exploration<M> Explore(const M& model,
           result.stop = *stop;
           break;
         }
-        const std::uint64_t fingerprint = model.Fingerprint(next);
+        // The packed store hashes its own encoding; fingerprint and heap
+        // size are only for the plain one.
+        std::uint64_t fingerprint = 0;
         std::size_t heap_bytes = 0;
-        if constexpr (ReportsHeapBytes<M>)
-          heap_bytes = model.StateHeapBytes(next);
+        if constexpr (!EncodesStates<M>) {
+          fingerprint = model.Fingerprint(next);
+          if constexpr (ReportsHeapBytes<M>) {
+            heap_bytes = model.StateHeapBytes(next);
+          }
+        }
         if (auto new_id =
                 visited.Insert(next, fingerprint, id, action, heap_bytes)) {
           add_vertex(*new_id);
