@@ -110,7 +110,7 @@ class OutboxModel {
   std::vector<int> key_of_;
   std::vector<int> first_instance_;
   int instance_count_ = 0;
-  StateCodec codec_{State{}};  // set in the constructor, once sizes are known
+  StateCodec codec_;  // set in the constructor, once sizes are known
 };
 
 }  // namespace oc

@@ -17,8 +17,10 @@
 #ifndef OUTBOX_CHECK_MODEL_STATE_H_
 #define OUTBOX_CHECK_MODEL_STATE_H_
 
+#include <boost/container/static_vector.hpp>
 #include <cstdint>
-#include <vector>
+
+#include "model/config.h"
 
 namespace oc {
 
@@ -81,12 +83,22 @@ struct Budgets {
   bool operator==(const Budgets&) const = default;
 };
 
+// The cells live inside the State, in vectors of fixed capacity (the
+// Config limits), so that copying a State never allocates: successor
+// generation copies a state once per action.
+template <class T, int N>
+using FixedCells =
+    boost::container::static_vector<T, static_cast<std::size_t>(N)>;
+
 struct State {
-  std::vector<EventCells> events;             // [e]
-  std::vector<RelayCells> relays;             // [r]
-  std::vector<InstanceCells> instances;       // [first_instance(g) + i]
-  std::vector<GroupEventCells> group_events;  // [g * E + e]
-  std::vector<GroupKeyCells> group_keys;      // [g * keys + k]
+  FixedCells<EventCells, kMaxEvents> events;  // [e]
+  FixedCells<RelayCells, kMaxRelays> relays;  // [r]
+  FixedCells<InstanceCells, kMaxGroups * kMaxInstances>
+      instances;  // [first_instance(g) + i]
+  FixedCells<GroupEventCells, kMaxGroups * kMaxEvents>
+      group_events;  // [g * E + e]
+  FixedCells<GroupKeyCells, kMaxGroups * kMaxEvents>
+      group_keys;  // [g * keys + k]
   Budgets budgets;
   bool operator==(const State&) const = default;
 };

@@ -1,78 +1,239 @@
 #include "model/state_codec.h"
 
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 namespace oc {
 namespace {
 
-// Writes or reads the fields of a State in one order, so that Encode and
-// Decode cannot disagree: `f(byte&)` for one-byte fields, `wide(uint16&)`
-// for versions.
-template <class S, class Byte, class Wide>
-void VisitFields(S& s, Byte byte, Wide wide) {
+// What a field holds, which decides its largest value.
+enum class Field : std::uint8_t {
+  kPublished,
+  kRelayRef,  // 0 or relay index + 1
+  kEventRef,  // 0 or event index + 1
+  kToken,
+  kLease,
+  kPhase,  // RelayPhase or InstancePhase
+  kOffered,
+  kMemo,
+  kReady,
+  kEffects,
+  kInbox,
+  kLedger,
+  kSent,
+  kVersion,
+  kFresh,
+  kBudget,
+};
+
+// Calls `f(field, what, group)` for every field of `s`, in packing order;
+// `group` is the consumer group the field belongs to, or -1.
+// `instance_group[i]` is the group of instance i.
+template <class S, class F>
+void VisitFields(S& s, int events, int groups, const int* instance_group, F f) {
   for (auto& e : s.events) {
-    byte(e.published);
-    byte(e.owner);
-    byte(e.token);
-    byte(e.lease);
-    byte(e.completed_token);
-    byte(e.offered);
+    f(e.published, Field::kPublished, -1);
+    f(e.owner, Field::kRelayRef, -1);
+    f(e.token, Field::kToken, -1);
+    f(e.lease, Field::kLease, -1);
+    f(e.completed_token, Field::kToken, -1);
+    f(e.offered, Field::kOffered, -1);
   }
   for (auto& r : s.relays) {
-    byte(r.phase);
-    byte(r.event);
-    byte(r.token);
+    f(r.phase, Field::kPhase, -1);
+    f(r.event, Field::kEventRef, -1);
+    f(r.token, Field::kToken, -1);
   }
-  for (auto& i : s.instances) {
-    byte(i.phase);
-    byte(i.event);
-    byte(i.memo);
+  for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    auto& inst = s.instances[i];
+    f(inst.phase, Field::kPhase, instance_group[i]);
+    f(inst.event, Field::kEventRef, instance_group[i]);
+    f(inst.memo, Field::kMemo, instance_group[i]);
   }
-  for (auto& c : s.group_events) {
-    byte(c.ready);
-    byte(c.effects);
-    byte(c.inbox);
-    byte(c.ledger);
-    byte(c.sent);
+  for (int g = 0; g < groups; ++g) {
+    for (int e = 0; e < events; ++e) {
+      auto& c = s.group_events[static_cast<std::size_t>(g * events + e)];
+      f(c.ready, Field::kReady, g);
+      f(c.effects, Field::kEffects, g);
+      f(c.inbox, Field::kInbox, g);
+      f(c.ledger, Field::kLedger, g);
+      f(c.sent, Field::kSent, g);
+    }
   }
-  for (auto& k : s.group_keys) {
-    wide(k.version);
-    byte(k.fresh);
+  const std::size_t keys =
+      groups == 0 ? 0 : s.group_keys.size() / static_cast<std::size_t>(groups);
+  for (int g = 0; g < groups; ++g) {
+    for (std::size_t k = 0; k < keys; ++k) {
+      auto& c = s.group_keys[static_cast<std::size_t>(g) * keys + k];
+      f(c.version, Field::kVersion, g);
+      f(c.fresh, Field::kFresh, g);
+    }
   }
   auto& b = s.budgets;
-  byte(b.premature_expiries);
-  byte(b.relay_crashes);
-  byte(b.lost_publish_acks);
-  byte(b.lost_consumer_acks);
-  byte(b.consumer_crashes);
-  byte(b.redeliveries);
+  f(b.premature_expiries, Field::kBudget, -1);
+  f(b.relay_crashes, Field::kBudget, -1);
+  f(b.lost_publish_acks, Field::kBudget, -1);
+  f(b.lost_consumer_acks, Field::kBudget, -1);
+  f(b.consumer_crashes, Field::kBudget, -1);
+  f(b.redeliveries, Field::kBudget, -1);
+}
+
+int Bits(int max_value) {
+  return max_value <= 0 ? 0 : std::bit_width(static_cast<unsigned>(max_value));
+}
+
+// The largest value a field can reach, 0 when the field never changes.
+struct Bounds {
+  const Config& config;
+  int tokens = 0;
+  int copies = 0;
+  int max_version = 0;
+  int budget = 0;  // which budget of Budgets comes next
+
+  int Max(Field what, int group) {
+    const Strategy st =
+        group >= 0 ? config.groups[group].strategy : Strategy::kCreditNaive;
+    const StrategyFamily family = FamilyOf(st);
+    const FaultBudgets& b = config.budgets;
+    switch (what) {
+      case Field::kPublished:
+        return 1;
+      case Field::kRelayRef:
+        return static_cast<int>(config.relays.size());
+      case Field::kEventRef:
+        return static_cast<int>(config.events.size());
+      case Field::kToken:
+        return tokens;
+      case Field::kLease:
+        return config.lease ? static_cast<int>(Lease::kExpired) : 0;
+      case Field::kPhase:
+        return 2;
+      case Field::kOffered:
+      case Field::kReady:
+        return copies;
+      case Field::kMemo:
+        return st == Strategy::kCreditCheckThenAct ||
+                       st == Strategy::kNotificationLedgerThenSend
+                   ? 1
+                   : 0;
+      case Field::kEffects:
+        return family == StrategyFamily::kCredit ? copies : 0;
+      case Field::kInbox:
+        return HasInbox(st) ? 1 : 0;
+      case Field::kLedger:
+        return family == StrategyFamily::kNotification ? 1 : 0;
+      case Field::kSent:
+        return family == StrategyFamily::kNotification ? copies : 0;
+      case Field::kVersion:
+        return family == StrategyFamily::kProjection ? max_version : 0;
+      case Field::kFresh:
+        return family == StrategyFamily::kCache ? 1 : 0;
+      case Field::kBudget: {
+        const int pools[] = {b.premature_expiries, b.relay_crashes,
+                             b.lost_publish_acks,  b.lost_consumer_acks,
+                             b.consumer_crashes,   b.redeliveries};
+        return pools[budget++];
+      }
+    }
+    return 0;
+  }
+};
+
+[[noreturn]] void FieldOverflow(std::size_t field, unsigned value,
+                                unsigned width) {
+  std::fprintf(stderr,
+               "outbox-check: internal error: state field %zu holds %u, "
+               "which does not fit its %u bits (model/state_codec.cpp)\n",
+               field, value, width);
+  std::abort();
 }
 
 }  // namespace
 
-StateCodec::StateCodec(const State& shape) : shape_(shape) {
-  VisitFields(
-      shape_, [&](auto&) { size_ += 1; }, [&](auto&) { size_ += 2; });
+StateCodec::StateCodec(const Config& config, const State& shape)
+    : shape_(shape) {
+  const FaultBudgets& b = config.budgets;
+  Bounds bounds{config};
+  bounds.tokens = config.claim_bound;
+  if (config.lease) {
+    const int by_lease = 1 + b.premature_expiries + b.relay_crashes;
+    bounds.tokens =
+        bounds.tokens > 0 ? std::min(bounds.tokens, by_lease) : by_lease;
+  }
+  bounds.copies = bounds.tokens + b.lost_publish_acks + b.lost_consumer_acks +
+                  b.consumer_crashes + b.redeliveries;
+  for (const Event& e : config.events) {
+    if (e.version)
+      bounds.max_version = std::max<int>(bounds.max_version, *e.version);
+  }
+  for (int g = 0; g < static_cast<int>(config.groups.size()); ++g) {
+    instance_group_.insert(instance_group_.end(),
+                           static_cast<std::size_t>(config.groups[g].instances),
+                           g);
+  }
+  events_ = static_cast<int>(config.events.size());
+  groups_ = static_cast<int>(config.groups.size());
+  State s = shape_;
+  VisitFields(s, events_, groups_, instance_group_.data(),
+              [&](auto&, Field what, int group) {
+                widths_.push_back(
+                    static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
+              });
+  bits_ = 0;
+  for (std::uint8_t w : widths_) bits_ += w;
 }
 
 void StateCodec::Encode(const State& s, std::uint8_t* out) const {
-  VisitFields(
-      s, [&](const auto& field) { *out++ = static_cast<std::uint8_t>(field); },
-      [&](const std::uint16_t& v) {
-        *out++ = static_cast<std::uint8_t>(v & 0xff);
-        *out++ = static_cast<std::uint8_t>(v >> 8);
-      });
+  std::memset(out, 0, size());
+  std::uint64_t word = 0;  // bits not yet written, low first
+  unsigned used = 0;       // how many bits of `word` are filled
+  std::size_t field = 0;
+  std::uint8_t* at = out;
+  VisitFields(s, events_, groups_, instance_group_.data(),
+              [&](const auto& value, Field, int) {
+                const unsigned width = widths_[field];
+                const auto v = static_cast<unsigned>(value);
+                if ((v >> width) != 0) FieldOverflow(field, v, width);
+                ++field;
+                if (width == 0) return;
+                word |= static_cast<std::uint64_t>(v) << used;
+                used += width;
+                if (used >= 32) {  // flush four bytes; widths are <= 16
+                  const auto low = static_cast<std::uint32_t>(word);
+                  std::memcpy(at, &low, 4);
+                  at += 4;
+                  word >>= 32;
+                  used -= 32;
+                }
+              });
+  for (unsigned i = 0; i < used; i += 8) {
+    *at++ = static_cast<std::uint8_t>(word >> i);
+  }
 }
 
 State StateCodec::Decode(const std::uint8_t* in) const {
   State s = shape_;
-  VisitFields(
-      s,
-      [&](auto& field) {
-        field = static_cast<std::remove_reference_t<decltype(field)>>(*in++);
-      },
-      [&](std::uint16_t& v) {
-        v = static_cast<std::uint16_t>(in[0] | (in[1] << 8));
-        in += 2;
-      });
+  std::uint64_t word = 0;
+  unsigned have = 0;
+  std::size_t field = 0;
+  const std::uint8_t* end = in + size();
+  VisitFields(s, events_, groups_, instance_group_.data(),
+              [&](auto& value, Field, int) {
+                const unsigned width = widths_[field++];
+                if (width == 0) return;
+                while (have < width) {
+                  const std::uint64_t byte = in < end ? *in++ : 0;
+                  word |= byte << have;
+                  have += 8;
+                }
+                value = static_cast<std::remove_reference_t<decltype(value)>>(
+                    word & ((std::uint64_t{1} << width) - 1));
+                word >>= width;
+                have -= width;
+              });
   return s;
 }
 

@@ -99,9 +99,17 @@ TEST_CASE("the state codec round-trips and tells every reachable state apart") {
     encodings.insert(bytes);
   }
   CHECK(encodings.size() == seen.size());
-  // 2 events x 6 + 2 relays x 3 + 2 instances x 3 + 2 groups x 2 events x 5
-  // + 2 groups x 1 key x 3 + 6 budgets.
-  CHECK(m.EncodedSize() == 12 + 6 + 6 + 20 + 6 + 6);
+  // Field widths from the bounds: tokens <= 1 + X = 2 and copies <= 2 take
+  // 2 bits; relay and event references 2; phases and leases 2.
+  //   events   2 x (published 1, owner 2, token 2, lease 2, completed 2,
+  //                 offered 2)                                    = 22
+  //   relays   2 x (phase 2, event 2, token 2)                    = 12
+  //   instances (phase 2, event 2, memo 1) + (2, 2, memo unused)  =  9
+  //   group cells: check_then_act 2 x (ready 2, effects 2, inbox 1)
+  //                + projection 2 x ready 2                       = 14
+  //   key cells: the projection's version (max 2)                 =  2
+  //   budgets: only X = 1                                         =  1
+  CHECK(m.EncodedSize() == (22 + 12 + 9 + 14 + 2 + 1 + 7) / 8);
 }
 
 }  // namespace
