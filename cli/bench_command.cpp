@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
 #include "cli/check_command.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
@@ -12,11 +16,33 @@
 namespace oc {
 namespace {
 
-// Peak resident memory of this process so far, in bytes.
+// Resets the kernel's peak resident memory figure of this process (VmHWM),
+// so that each search's peak can be read on its own. False if the kernel
+// does not offer it; the figure then covers the process so far.
+bool ResetPeakResident() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
+}
+
+// Peak resident memory of this process since the last reset, in bytes.
 std::uint64_t PeakResidentBytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
+  std::uint64_t peak = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) {
+        peak = kib * 1024;
+        break;
+      }
+    }
+    std::fclose(f);
+  }
+  return peak;
 }
 
 }  // namespace
@@ -37,47 +63,76 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
     if (!s.value().order.empty()) continue;  // nothing to search
     scenarios.push_back(std::move(s).value());
   }
+  std::vector<int> thread_counts = flags.threads;
+  if (thread_counts.empty()) {
+    const int all =
+        std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    thread_counts = all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
+  }
+  std::vector<bool> symmetries = flags.symmetry;
+  if (symmetries.empty()) symmetries = {false, true};
   if (!flags.json) {
-    fmt::print(out, "{:<16} {:>11} {:>12} {:>5} {:>9} {:>12} {:>11} {:>9}\n",
-               "scenario", "states", "transitions", "depth", "seconds",
-               "states/s", "bytes/state", "peak MiB");
+    fmt::print(out,
+               "{:<16} {:>8} {:>7} {:>11} {:>11} {:>12} {:>5} {:>8} "
+               "{:>10} {:>8} {:>8}\n",
+               "scenario", "symmetry", "threads", "states", "stored",
+               "transitions", "depth", "seconds", "stored/s", "B/stored",
+               "peak MiB");
   }
   bool limited = false;
   for (const Scenario& scenario : scenarios) {
-    CheckOptions options;
-    options.graph_limit = 0;  // measure the search, not the graph
-    options.max_states = flags.max_states;
-    options.max_store_bytes =
-        flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
-    Result<ScenarioResult> result = CheckScenario(scenario, options);
-    if (!result.ok()) {
-      fmt::print(err, "{}\n", result.status().message());
-      return kExitUsage;
+    for (bool symmetry : symmetries) {
+      for (int threads : thread_counts) {
+        CheckOptions options;
+        options.graph_limit = 0;  // measure the search, not the graph
+        options.max_states = flags.max_states;
+        options.max_store_bytes =
+            flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
+        options.threads = threads;
+        options.symmetry = symmetry;
+        ResetPeakResident();
+        Result<ScenarioResult> result = CheckScenario(scenario, options);
+        if (!result.ok()) {
+          fmt::print(err, "{}\n", result.status().message());
+          return kExitUsage;
+        }
+        const explorer::Exploration<OutboxModel>& e =
+            result.value().exploration;
+        const explorer::Stats& s = e.stats;
+        limited = limited || !e.complete();
+        const double rate =
+            s.seconds > 0 ? static_cast<double>(s.stored_states) / s.seconds
+                          : 0;
+        const double per_state =
+            s.stored_states > 0
+                ? static_cast<double>(s.store_bytes) / s.stored_states
+                : 0;
+        const std::uint64_t peak = PeakResidentBytes();
+        const char* setting = e.reduction == "none" ? "off" : "on";
+        if (flags.json) {
+          fmt::print(
+              out,
+              "{{\"scenario\": \"{}\", \"symmetry\": \"{}\", "
+              "\"reduction\": \"{}\", \"threads\": {}, \"states\": {}, "
+              "\"stored_states\": {}, \"transitions\": {}, \"depth\": {}, "
+              "\"complete\": {}, \"seconds\": {:.3f}, "
+              "\"stored_states_per_second\": {:.0f}, "
+              "\"bytes_per_stored_state\": {:.1f}, "
+              "\"peak_resident_bytes\": {}}}\n",
+              scenario.name, symmetry ? "on" : "off", e.reduction, e.threads,
+              s.states, s.stored_states, s.transitions, s.depth, e.complete(),
+              s.seconds, rate, per_state, peak);
+        } else {
+          fmt::print(out,
+                     "{:<16} {:>8} {:>7} {:>11} {:>11} {:>12} {:>5} {:>8.2f} "
+                     "{:>10.0f} {:>8.1f} {:>8}\n",
+                     scenario.name, symmetry ? setting : "off", e.threads,
+                     s.states, s.stored_states, s.transitions, s.depth,
+                     s.seconds, rate, per_state, peak >> 20);
+        }
+        std::fflush(out);
+      }
     }
-    const explorer::Stats& s = result.value().exploration.stats;
-    limited = limited || !result.value().exploration.complete();
-    const double rate =
-        s.seconds > 0 ? static_cast<double>(s.states) / s.seconds : 0;
-    const double per_state =
-        s.states > 0 ? static_cast<double>(s.store_bytes) / s.states : 0;
-    const std::uint64_t peak = PeakResidentBytes();
-    if (flags.json) {
-      fmt::print(out,
-                 "{{\"scenario\": \"{}\", \"states\": {}, \"transitions\": {}, "
-                 "\"depth\": {}, \"complete\": {}, \"seconds\": {:.3f}, "
-                 "\"states_per_second\": {:.0f}, \"bytes_per_state\": {:.1f}, "
-                 "\"peak_resident_bytes\": {}}}\n",
-                 scenario.name, s.states, s.transitions, s.depth,
-                 result.value().exploration.complete(), s.seconds, rate,
-                 per_state, peak);
-    } else {
-      fmt::print(
-          out,
-          "{:<16} {:>11} {:>12} {:>5} {:>9.2f} {:>12.0f} {:>11.1f} {:>9}\n",
-          scenario.name, s.states, s.transitions, s.depth, s.seconds, rate,
-          per_state, peak >> 20);
-    }
-    std::fflush(out);
   }
   return limited ? 3 : 0;
 }

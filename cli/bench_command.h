@@ -1,7 +1,9 @@
-// `outbox-check bench`: search benchmark scenarios exhaustively and print
-// what the search cost: distinct states, transitions, depth, wall seconds,
-// states per second, bytes per stored state (the visited store's estimated
-// size over its states) and the process's peak resident memory.
+// `outbox-check bench`: search benchmark scenarios exhaustively, under
+// each setting (thread count, symmetry off or on), and print what the
+// search cost: distinct states (unreduced), states stored (one per orbit
+// under symmetry), transitions, depth, wall seconds, stored states per
+// second, bytes per stored state (the visited store's size over its
+// states) and the peak resident memory of the search.
 //
 // Verdicts are not judged here; `check` does that. Figures are measured on
 // the machine that runs it, so they are not deterministic.
@@ -24,6 +26,10 @@ struct BenchFlags {
   // Stop a search whose visited store reaches this many bytes; none:
   // DefaultMemoryLimit().
   std::optional<std::uint64_t> max_memory;
+  // The settings measured, each scenario under each: thread counts (empty:
+  // 1 and every hardware thread) and symmetry off/on (empty: both).
+  std::vector<int> threads;
+  std::vector<bool> symmetry;
 };
 
 // Exit code 0, or 2 for bad input; 3 when a limit stopped a search.

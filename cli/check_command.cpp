@@ -132,6 +132,8 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     options.max_store_bytes =
         flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
     if (flags.stop_at_first) options.stop_at_first_violation = true;
+    options.threads = flags.threads;
+    options.symmetry = !flags.no_symmetry;
     options.graph_limit = std::max(options.graph_limit, flags.graph_limit);
     Result<ScenarioResult> result = [&] {
       // The progress line is gone before anything else is printed.

@@ -25,6 +25,8 @@ struct CheckFlags {
   // DefaultMemoryLimit().
   std::optional<std::uint64_t> max_memory;
   bool stop_at_first = false;
+  int threads = 0;           // 0: every hardware thread
+  bool no_symmetry = false;  // store every state, not one per orbit
   TraceMode traces = TraceMode::kAuto;
   bool no_time = false;                    // leave wall-clock seconds out
   std::optional<std::string> report_dir;   // write reports there

@@ -62,6 +62,14 @@ int main(int argc, char** argv) {
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
   check
+      ->add_option("--threads", flags.threads,
+                   "Search on this many threads (default: every hardware "
+                   "thread); results do not depend on it")
+      ->check(CLI::PositiveNumber);
+  check->add_flag("--no-symmetry", flags.no_symmetry,
+                  "Store every state instead of one per symmetry orbit "
+                  "(same verdicts, counts and trace lengths; slower)");
+  check
       ->add_option("--traces", flags.traces,
                    "Print traces: auto (one scenario, or an unexpected "
                    "outcome), always, never")
@@ -108,6 +116,19 @@ int main(int argc, char** argv) {
       ->add_option("--max-states", bench_flags.max_states,
                    "Stop each search after this many distinct states")
       ->check(CLI::PositiveNumber);
+  bench
+      ->add_option("--threads", bench_flags.threads,
+                   "Thread counts to measure (default: 1 and every hardware "
+                   "thread)")
+      ->check(CLI::PositiveNumber)
+      ->delimiter(',');
+  bench
+      ->add_option("--symmetry", bench_flags.symmetry,
+                   "Symmetry settings to measure: off, on (default: both)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, bool>{{"off", false}, {"on", true}},
+          CLI::ignore_case))
+      ->delimiter(',');
 
   oc::ExportFlags export_flags;
   CLI::App* export_cmd = app.add_subcommand(

@@ -1,8 +1,8 @@
-// Breadth-first explicit-state search over any Model.
+// Breadth-first explicit-state search over any Model, on N threads, with
+// results that do not depend on N.
 //
 // The search expands the state space level by level, so the first path found
-// to any state is a shortest one, and with a deterministic model the whole
-// result (counts, verdicts, traces) is deterministic. It checks
+// to any state is a shortest one. It checks
 //  - kSafety properties on every distinct state when it is first reached,
 //  - kTransition properties on every transition, also into known states,
 //  - kAtRest properties on every terminal state (no successor, and not a
@@ -11,27 +11,47 @@
 // at the first violation, it goes on to the end so that the statistics
 // describe the whole reachable state space.
 //
+// How it runs in parallel and stays deterministic (the design in short):
+// a level is cut into batches of kBatch states, a batch into chunks of
+// kChunk states. For each batch,
+//  1. generate: threads take chunks and expand their states, writing every
+//     successor's key (its encoding, or its canonical encoding under
+//     symmetry) and hash into the chunk's own buffers;
+//  2. deduplicate: the visited store's index is split into kShards tables
+//     by hash; threads take shards, and each shard looks its candidates up
+//     in chunk order, so the first candidate of a new state in the serial
+//     order (parent id, then successor order) is the one that wins;
+//  3. commit: new states get ids in that same order (a prefix sum over
+//     chunks), and threads copy them into the store, check the safety
+//     properties on them and renumber the shard entries.
+// Only counts, sums and "first in order" choices cross threads, so counts,
+// verdicts and traces are those of a one-thread search in the same order.
+//
 // Thread safety: Explore is reentrant; the model and properties are only
-// read. Determinism: everything but Stats::seconds depends only on the
-// model, the properties and the options.
+// read, from several threads at once (they must be thread-safe).
 
 #ifndef OUTBOX_CHECK_EXPLORER_BREADTH_FIRST_SEARCH_H_
 #define OUTBOX_CHECK_EXPLORER_BREADTH_FIRST_SEARCH_H_
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <span>
-#include <type_traits>
+#include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "explorer/exploration.h"
 #include "explorer/model_concept.h"
-#include "explorer/packed_visited_set.h"
-#include "explorer/visited_set.h"
+#include "explorer/state_graph.h"
+#include "explorer/state_table.h"
+#include "explorer/visited_store.h"
+#include "explorer/worker_pool.h"
 
 namespace oc::explorer {
 
@@ -49,13 +69,64 @@ struct Options {
   // shortest violation of each, and explore everything).
   bool stop_at_first_violation = false;
   // Called with the running statistics about every `progress_every`
-  // expanded states, from the searching thread (default: never).
+  // expanded states, from the calling thread (default: never).
   std::function<void(const Stats&)> on_progress;
   std::uint64_t progress_every = 1 << 16;
-  // Keep the explored graph (Exploration::graph) if it has at most this
-  // many states; 0 (default): do not keep it.
+  // Keep the explored graph (Exploration::graph) if the state space has at
+  // most this many states; 0 (default): do not keep it.
   std::uint64_t graph_limit = 0;
+  // Threads to search on; 0 (default): every hardware thread.
+  int threads = 0;
+  // Store one state per symmetry orbit, when the model declares a
+  // symmetry (default: yes). Verdicts, counts and trace lengths are the
+  // same either way; traces stay concrete.
+  bool symmetry = true;
 };
+
+namespace detail {
+
+inline constexpr std::size_t kBatch = 1 << 14;  // states per batch
+inline constexpr std::size_t kChunk = 1 << 8;   // states per chunk
+
+// A property violation found in a batch, ordered as a serial search would
+// meet it: by the state expanded, then its successor, then kind (a
+// transition is checked before its target is stored).
+struct Hit {
+  std::uint32_t parent;     // the state expanded (the terminal state itself)
+  std::uint32_t successor;  // index in its successor list
+  int phase;                // 0: transition or at rest, 1: safety
+  std::size_t property;
+  std::uint32_t state;  // the new state (safety), else unused
+  auto Order() const { return std::tuple(parent, successor, phase, property); }
+};
+
+// What one chunk of a batch produced.
+struct Chunk {
+  std::vector<std::uint8_t> keys;  // `width` bytes per candidate
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::uint32_t> parents, successor_index;
+  std::vector<std::uint8_t> fresh;  // 1: first of a new state
+  std::vector<std::uint32_t> ids;   // committed id of a fresh candidate
+  std::array<std::vector<std::uint32_t>, VisitedStore::kShards> by_shard;
+  std::vector<Hit> hits;
+  std::vector<std::uint64_t> action_counts;
+  std::uint64_t transitions = 0, terminal = 0, dead_ends = 0, states = 0;
+  bool depth_limited = false;
+
+  void Clear(std::size_t classes) {
+    keys.clear();
+    hashes.clear();
+    parents.clear();
+    successor_index.clear();
+    for (auto& s : by_shard) s.clear();
+    hits.clear();
+    action_counts.assign(classes, 0);
+    transitions = terminal = dead_ends = states = 0;
+    depth_limited = false;
+  }
+};
+
+}  // namespace detail
 
 template <Model M>
 Exploration<M> Explore(const M& model,
@@ -63,51 +134,89 @@ Exploration<M> Explore(const M& model,
                        const Options& options = {}) {
   using State = typename M::State;
   using Action = typename M::Action;
-  // Models that encode their states get the packed store.
-  using Set = std::conditional_t<EncodesStates<M>, PackedVisitedSet<M>,
-                                 VisitedSet<State, Action>>;
-  using Id = typename Set::Id;
+  using detail::Chunk;
+  using detail::Hit;
   const auto start = std::chrono::steady_clock::now();
 
   Exploration<M> result;
-  Set visited(model);
-  using Graph = StateGraph<State, Action>;
-  std::optional<Graph> graph;
-  if (options.graph_limit > 0) graph.emplace();
-  // Adds vertex `id` (ids and vertices are both dense and in order).
-  auto add_vertex = [&](Id id) {
-    if (!graph) return;
-    if (id >= options.graph_limit) {
-      graph.reset();
-      result.graph_over_limit = true;
-      return;
+  bool reduce = false;
+  if constexpr (Symmetric<M>) {
+    reduce = options.symmetry && model.HasSymmetry();
+    if (reduce) result.reduction = model.SymmetryDescription();
+  }
+  const int threads =
+      options.threads > 0
+          ? options.threads
+          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  result.threads = threads;
+  WorkerPool pool(threads);
+
+  const std::size_t width = model.EncodedSize();
+  VisitedStore store(width);
+  auto key_of = [&](const State& s, std::uint8_t* out) {
+    if constexpr (Symmetric<M>) {
+      if (reduce) return model.Canonicalize(s, out);
     }
-    boost::add_vertex(StateVertex<State>{visited.state(id)}, *graph);
+    model.Encode(s, out);
   };
+  auto orbit_of = [&](const State& s) -> std::uint64_t {
+    if constexpr (Symmetric<M>) {
+      if (reduce) return model.OrbitSize(s);
+    }
+    return 1;
+  };
+  std::size_t classes = 0;
   if constexpr (ClassifiesActions<M>) {
     for (const auto& name : model.ActionClassNames()) {
       result.action_classes.push_back(std::string(name));
     }
-    result.action_counts.assign(result.action_classes.size(), 0);
+    classes = result.action_classes.size();
+    result.action_counts.assign(classes, 0);
   }
-  // Per property: the violation found so far, and when it was found (for a
-  // deterministic tie-break in the final order).
+
+  // Traces: the store keeps parents but no actions; a path is made concrete
+  // by following it from the initial state, taking at each step the first
+  // successor whose key is the next stored key.
+  auto path_to = [&](std::uint32_t id) {
+    std::vector<std::uint32_t> path;
+    for (std::uint32_t at = id;; at = store.parent(at)) {
+      path.push_back(at);
+      if (store.parent(at) == VisitedStore::kNoParent) break;
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+  };
+  std::vector<std::uint8_t> probe(width);
+  auto trace_to = [&](std::uint32_t id) {
+    const std::vector<std::uint32_t> path = path_to(id);
+    Trace<M> trace;
+    for (const State& s : model.InitialStates()) {
+      key_of(s, probe.data());
+      if (std::memcmp(probe.data(), store.at(path[0]), width) == 0) {
+        trace.states.push_back(s);
+        break;
+      }
+    }
+    std::vector<std::pair<Action, State>> next;
+    for (std::size_t k = 1; k < path.size(); ++k) {
+      next.clear();
+      model.Successors(trace.states.back(), next);
+      for (auto& [action, state] : next) {
+        key_of(state, probe.data());
+        if (std::memcmp(probe.data(), store.at(path[k]), width) == 0) {
+          trace.actions.push_back(action);
+          trace.states.push_back(state);
+          break;
+        }
+      }
+    }
+    return trace;
+  };
+
   std::vector<std::optional<Violation<M>>> found(properties.size());
   std::vector<std::uint64_t> found_order(properties.size());
   std::uint64_t discoveries = 0;
   int violation_depth = -1;  // length of the first violation, stop-first mode
-
-  auto trace_to = [&](Id id) {
-    Trace<M> trace;
-    for (Id at = id;; at = visited.parent(at)) {
-      trace.states.push_back(visited.state(at));
-      if (visited.parent(at) == Set::kNoParent) break;
-      trace.actions.push_back(visited.action(at));
-    }
-    std::reverse(trace.states.begin(), trace.states.end());
-    std::reverse(trace.actions.begin(), trace.actions.end());
-    return trace;
-  };
   auto record = [&](std::size_t p, Trace<M> trace) {
     if (found[p]) return;
     const int length = static_cast<int>(trace.length());
@@ -117,119 +226,233 @@ Exploration<M> Explore(const M& model,
     if (violation_depth < 0 || length < violation_depth)
       violation_depth = length;
   };
-  auto check_state = [&](Id id) {
-    for (std::size_t p = 0; p < properties.size(); ++p) {
-      if (properties[p].kind == PropertyKind::kSafety && !found[p] &&
-          !properties[p].holds(visited.state(id))) {
-        record(p, trace_to(id));
+  // Turns a batch's hits, sorted, into traces.
+  auto record_hits = [&](std::vector<Hit>& hits) {
+    std::sort(hits.begin(), hits.end(),
+              [](const Hit& a, const Hit& b) { return a.Order() < b.Order(); });
+    for (const Hit& hit : hits) {
+      const Property<State>& p = properties[hit.property];
+      if (found[hit.property]) continue;
+      if (p.kind != PropertyKind::kTransition) {
+        record(
+            hit.property,
+            trace_to(p.kind == PropertyKind::kSafety ? hit.state : hit.parent));
+        continue;
+      }
+      // The stored parent's successor broke it; find the concrete step.
+      Trace<M> trace = trace_to(hit.parent);
+      std::vector<std::pair<Action, State>> next;
+      model.Successors(model.Decode(store.at(hit.parent)), next);
+      std::vector<std::uint8_t> target(width);
+      key_of(next[hit.successor].second, target.data());
+      next.clear();
+      model.Successors(trace.states.back(), next);
+      for (auto& [action, state] : next) {
+        key_of(state, probe.data());
+        if (std::memcmp(probe.data(), target.data(), width) == 0 &&
+            !p.holds_on(trace.states.back(), state)) {
+          trace.actions.push_back(action);
+          trace.states.push_back(state);
+          break;
+        }
+      }
+      record(hit.property, std::move(trace));
+    }
+  };
+
+  // Initial states, on this thread.
+  {
+    std::vector<Hit> hits;
+    for (const State& s : model.InitialStates()) {
+      if (options.max_states && store.size() >= *options.max_states) {
+        result.stop = Stop::kMaxStates;
+        break;
+      }
+      key_of(s, probe.data());
+      const auto [id, fresh] = store.InsertOne(probe.data());
+      if (!fresh) continue;
+      result.stats.states += orbit_of(s);
+      for (std::size_t p = 0; p < properties.size(); ++p) {
+        if (properties[p].kind == PropertyKind::kSafety &&
+            !properties[p].holds(s)) {
+          hits.push_back(Hit{VisitedStore::kNoParent, 0, 1, p, id});
+        }
       }
     }
-  };
-  // Why the store must take no more states, if it must not.
-  auto full = [&]() -> std::optional<Stop> {
-    if (options.max_states && visited.size() >= *options.max_states) {
-      return Stop::kMaxStates;
-    }
-    if (options.max_store_bytes &&
-        visited.Bytes() >= *options.max_store_bytes) {
-      return Stop::kMaxMemory;
-    }
-    return std::nullopt;
-  };
-
-  for (const State& s : model.InitialStates()) {
-    if (const std::optional<Stop> stop = full()) {
-      result.stop = *stop;
-      break;
-    }
-    if (auto id =
-            visited.Insert(s, model.Fingerprint(s), Set::kNoParent, Action{})) {
-      add_vertex(*id);
-      check_state(*id);
-    }
+    record_hits(hits);
   }
 
-  std::vector<std::pair<Action, State>> successors;
+  std::vector<Chunk> chunks;
+  std::vector<bool> known(properties.size());  // found before this batch
+  std::uint64_t expanded = 0, next_progress = options.progress_every;
   std::size_t level_begin = 0;
   int depth = 0;
-  std::uint64_t expanded = 0;
-  while (result.stop == Stop::kComplete && level_begin < visited.size()) {
-    const std::size_t level_end = visited.size();
+  bool depth_limited = false;
+
+  while (result.stop == Stop::kComplete && level_begin < store.size()) {
+    const std::size_t level_end = store.size();
     result.stats.depth = depth;
-    for (std::size_t i = level_begin;
-         i < level_end && result.stop == Stop::kComplete; ++i) {
-      const Id id = static_cast<Id>(i);
-      // A reference into a VisitedSet, a decoded copy from a packed one.
-      decltype(auto) current = visited.state(id);
-      successors.clear();
-      model.Successors(current, successors);
-      if (successors.empty()) {
-        if (model.BlockedByBound(current)) {
-          ++result.stats.bounded_dead_ends;
-          if (graph) (*graph)[id].bounded_dead_end = true;
-        } else {
-          ++result.stats.terminal_states;
-          if (graph) (*graph)[id].terminal = true;
+    const bool at_depth_limit =
+        options.max_depth && depth >= *options.max_depth;
+    for (std::size_t batch = level_begin;
+         batch < level_end && result.stop == Stop::kComplete;
+         batch += detail::kBatch) {
+      if (options.max_store_bytes &&
+          store.Bytes() >= *options.max_store_bytes) {
+        result.stop = Stop::kMaxMemory;
+        break;
+      }
+      const std::size_t batch_end = std::min(level_end, batch + detail::kBatch);
+      const std::size_t n_chunks =
+          (batch_end - batch + detail::kChunk - 1) / detail::kChunk;
+      if (chunks.size() < n_chunks) chunks.resize(n_chunks);
+      for (std::size_t p = 0; p < properties.size(); ++p) {
+        known[p] = found[p].has_value();
+      }
+
+      // 1. Generate.
+      pool.ForEach(n_chunks, [&](std::size_t c) {
+        thread_local std::vector<std::pair<Action, State>> successors;
+        Chunk& chunk = chunks[c];
+        chunk.Clear(classes);
+        const std::size_t first = batch + c * detail::kChunk;
+        const std::size_t last = std::min(batch_end, first + detail::kChunk);
+        for (std::size_t i = first; i < last; ++i) {
+          const auto id = static_cast<std::uint32_t>(i);
+          const State current = model.Decode(store.at(id));
+          successors.clear();
+          model.Successors(current, successors);
+          const std::uint64_t weight = orbit_of(current);
+          if (successors.empty()) {
+            if (model.BlockedByBound(current)) {
+              chunk.dead_ends += weight;
+              continue;
+            }
+            chunk.terminal += weight;
+            for (std::size_t p = 0; p < properties.size(); ++p) {
+              if (properties[p].kind == PropertyKind::kAtRest && !known[p] &&
+                  !properties[p].holds(current)) {
+                chunk.hits.push_back(Hit{id, 0, 0, p, 0});
+              }
+            }
+            continue;
+          }
+          if (at_depth_limit) {
+            chunk.depth_limited = true;
+            continue;
+          }
+          for (std::uint32_t j = 0; j < successors.size(); ++j) {
+            const auto& [action, next] = successors[j];
+            chunk.transitions += weight;
+            if constexpr (ClassifiesActions<M>) {
+              chunk.action_counts[model.ActionClass(current, action, next)] +=
+                  weight;
+            }
+            for (std::size_t p = 0; p < properties.size(); ++p) {
+              if (properties[p].kind == PropertyKind::kTransition &&
+                  !known[p] && !properties[p].holds_on(current, next)) {
+                chunk.hits.push_back(Hit{id, j, 0, p, 0});
+              }
+            }
+            const std::size_t k = chunk.hashes.size();
+            chunk.keys.resize((k + 1) * width);
+            std::uint8_t* key = chunk.keys.data() + k * width;
+            key_of(next, key);
+            const std::uint64_t hash = HashBytes(key, width);
+            chunk.hashes.push_back(hash);
+            chunk.parents.push_back(id);
+            chunk.successor_index.push_back(j);
+            chunk.by_shard[VisitedStore::ShardOf(hash)].push_back(
+                static_cast<std::uint32_t>(k));
+          }
+        }
+        chunk.fresh.assign(chunk.hashes.size(), 0);
+        chunk.ids.assign(chunk.hashes.size(), VisitedStore::kNoParent);
+      });
+
+      // 2. Deduplicate, shard by shard, candidates in serial order.
+      std::array<std::size_t, VisitedStore::kShards> per_shard{};
+      for (std::size_t c = 0; c < n_chunks; ++c) {
+        for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+          per_shard[s] += chunks[c].by_shard[s].size();
+        }
+      }
+      pool.ForEach(VisitedStore::kShards, [&](std::size_t s) {
+        store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
+          Chunk& chunk = chunks[c];
+          return VisitedStore::Candidates{chunk.by_shard[s], chunk.keys.data(),
+                                          chunk.hashes.data(),
+                                          chunk.fresh.data()};
+        });
+      });
+
+      // 3. Commit: ids in serial order, then copies and checks.
+      std::vector<std::size_t> first_id(n_chunks + 1, store.size());
+      for (std::size_t c = 0; c < n_chunks; ++c) {
+        std::size_t fresh = 0;
+        for (std::uint8_t f : chunks[c].fresh) fresh += f;
+        first_id[c + 1] = first_id[c] + fresh;
+      }
+      std::size_t end_id = first_id[n_chunks];
+      if (options.max_states && end_id > *options.max_states) {
+        end_id = std::max<std::size_t>(store.size(), *options.max_states);
+        result.stop = Stop::kMaxStates;
+      }
+      store.Resize(end_id);
+      pool.ForEach(n_chunks, [&](std::size_t c) {
+        Chunk& chunk = chunks[c];
+        std::size_t id = first_id[c];
+        for (std::size_t k = 0; k < chunk.fresh.size(); ++k) {
+          if (!chunk.fresh[k]) continue;
+          if (id >= end_id) break;
+          const auto new_id = static_cast<std::uint32_t>(id++);
+          chunk.ids[k] = new_id;
+          store.Set(new_id, chunk.keys.data() + k * width, chunk.parents[k]);
+          const State state = model.Decode(store.at(new_id));
+          chunk.states += orbit_of(state);
           for (std::size_t p = 0; p < properties.size(); ++p) {
-            if (properties[p].kind == PropertyKind::kAtRest && !found[p] &&
-                !properties[p].holds(current)) {
-              record(p, trace_to(id));
+            if (properties[p].kind == PropertyKind::kSafety && !known[p] &&
+                !properties[p].holds(state)) {
+              chunk.hits.push_back(Hit{chunk.parents[k],
+                                       chunk.successor_index[k], 1, p, new_id});
             }
           }
         }
-        continue;
+      });
+      pool.ForEach(VisitedStore::kShards, [&](std::size_t s) {
+        store.Renumber(s, [&](std::size_t c, std::uint32_t k) {
+          return chunks[c].ids[k];
+        });
+      });
+
+      // Sums, and the violations in serial order.
+      std::vector<Hit> hits;
+      for (std::size_t c = 0; c < n_chunks; ++c) {
+        const Chunk& chunk = chunks[c];
+        result.stats.states += chunk.states;
+        result.stats.transitions += chunk.transitions;
+        result.stats.terminal_states += chunk.terminal;
+        result.stats.bounded_dead_ends += chunk.dead_ends;
+        for (std::size_t k = 0; k < classes; ++k) {
+          result.action_counts[k] += chunk.action_counts[k];
+        }
+        depth_limited = depth_limited || chunk.depth_limited;
+        hits.insert(hits.end(), chunk.hits.begin(), chunk.hits.end());
       }
-      if (options.max_depth && depth >= *options.max_depth) {
-        result.stop = Stop::kMaxDepth;
-        break;
-      }
-      for (auto& [action, next] : successors) {
-        ++result.stats.transitions;
-        if constexpr (ClassifiesActions<M>) {
-          ++result.action_counts[model.ActionClass(current, action, next)];
-        }
-        for (std::size_t p = 0; p < properties.size(); ++p) {
-          if (properties[p].kind == PropertyKind::kTransition && !found[p] &&
-              !properties[p].holds_on(current, next)) {
-            Trace<M> trace = trace_to(id);
-            trace.states.push_back(next);
-            trace.actions.push_back(action);
-            record(p, std::move(trace));
-          }
-        }
-        if (const std::optional<Stop> stop = full()) {
-          result.stop = *stop;
-          break;
-        }
-        // The packed store hashes its own encoding; fingerprint and heap
-        // size are only for the plain one.
-        std::uint64_t fingerprint = 0;
-        std::size_t heap_bytes = 0;
-        if constexpr (!EncodesStates<M>) {
-          fingerprint = model.Fingerprint(next);
-          if constexpr (ReportsHeapBytes<M>) {
-            heap_bytes = model.StateHeapBytes(next);
-          }
-        }
-        if (auto new_id =
-                visited.Insert(next, fingerprint, id, action, heap_bytes)) {
-          add_vertex(*new_id);
-          check_state(*new_id);
-          if (graph) {
-            boost::add_edge(id, *new_id, ActionEdge<Action>{action}, *graph);
-          }
-        } else if (graph) {
-          boost::add_edge(id, *visited.Find(next, fingerprint),
-                          ActionEdge<Action>{action}, *graph);
-        }
-      }
-      if (options.on_progress && ++expanded % options.progress_every == 0) {
-        result.stats.states = visited.size();
+      record_hits(hits);
+      expanded += batch_end - batch;
+      if (options.on_progress && expanded >= next_progress) {
+        next_progress = expanded + options.progress_every;
+        result.stats.stored_states = store.size();
+        result.stats.store_bytes = store.Bytes();
         result.stats.seconds = std::chrono::duration<double>(
                                    std::chrono::steady_clock::now() - start)
                                    .count();
         options.on_progress(result.stats);
       }
+    }
+    if (depth_limited && result.stop == Stop::kComplete) {
+      result.stop = Stop::kMaxDepth;
     }
     // A violation found while expanding this level has length depth or
     // depth + 1; finishing the level first lets a shorter at-rest violation
@@ -241,7 +464,7 @@ Exploration<M> Explore(const M& model,
     level_begin = level_end;
     ++depth;
   }
-  if (result.stop == Stop::kFirstViolation && level_begin >= visited.size()) {
+  if (result.stop == Stop::kFirstViolation && level_begin >= store.size()) {
     result.stop = Stop::kComplete;  // nothing was left to explore anyway
   }
 
@@ -257,11 +480,16 @@ Exploration<M> Explore(const M& model,
   if (options.stop_at_first_violation && order.size() > 1) order.resize(1);
   for (std::size_t p : order) result.violations.push_back(std::move(*found[p]));
 
-  result.stats.store_bytes = visited.Bytes();
-  result.stats.states = visited.size();
-  // A graph of an incomplete search would show states whose successors are
-  // unknown as dead ends; only a complete one is worth keeping.
-  if (graph && result.stop == Stop::kComplete) result.graph = std::move(graph);
+  result.stats.stored_states = store.size();
+  result.stats.store_bytes = store.Bytes();
+  if (options.graph_limit > 0) {
+    result.graph_over_limit = result.stats.states > options.graph_limit;
+    // A graph of an incomplete search would show states whose successors
+    // are unknown as dead ends; only a complete one is worth keeping.
+    if (!result.graph_over_limit && result.complete()) {
+      result.graph = BuildStateGraph(model);
+    }
+  }
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

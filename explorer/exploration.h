@@ -14,15 +14,20 @@
 
 namespace oc::explorer {
 
+// Counts are those of the whole (unreduced) state space, also when the
+// search stored one state per symmetry orbit: a state stands for its whole
+// orbit, and its transitions for those of every state of the orbit.
 struct Stats {
-  std::uint64_t states = 0;           // distinct states stored
+  std::uint64_t states = 0;           // distinct states reached
   std::uint64_t transitions = 0;      // successors generated, duplicates too
   std::uint64_t terminal_states = 0;  // no successor, not bounded
   std::uint64_t bounded_dead_ends =
-      0;                          // no successor, blocked by the model's bound
-  int depth = 0;                  // deepest level reached (initial = 0)
-  double seconds = 0;             // wall time; not deterministic
-  std::uint64_t store_bytes = 0;  // the visited store's size, estimated
+      0;               // no successor, blocked by the model's bound
+  int depth = 0;       // deepest level reached (initial = 0)
+  double seconds = 0;  // wall time; not deterministic
+  std::uint64_t stored_states = 0;  // what the visited store holds: states,
+                                    // or one per orbit under symmetry
+  std::uint64_t store_bytes = 0;    // the visited store's size
 };
 
 // Why a search did not cover the whole state space. A search stopped by a
@@ -58,6 +63,10 @@ template <class M>
 struct Exploration {
   Stats stats;
   Stop stop = Stop::kComplete;
+  // The symmetry the search reduced by (the model's description), or
+  // "none"; and how many threads it ran on (results do not depend on it).
+  std::string reduction = "none";
+  int threads = 1;
   // At most one per property, ordered by trace length, ties by discovery
   // order (deterministic).
   std::vector<Violation<M>> violations;

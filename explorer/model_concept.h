@@ -24,17 +24,22 @@ namespace oc::explorer {
 //  - BlockedByBound(s): true when the model's own bound (not the search's)
 //    disabled some action of s; a state with no successors that is blocked
 //    by the bound is a "bounded dead end", not a terminal state;
-//  - Fingerprint(s): a fixed 64-bit hash, equal for equal states.
+//  - EncodedSize(), Encode(s, out), Decode(in): a canonical encoding of
+//    states as EncodedSize() bytes (equal states, equal bytes; different
+//    states, different bytes), which is what the visited store keeps.
 template <class M>
 concept Model = std::regular<typename M::State> &&
     std::copyable<typename M::Action> &&
-    std::default_initializable<typename M::Action> && requires(
-        const M& m, const typename M::State& s,
-        std::vector<std::pair<typename M::Action, typename M::State>>& out) {
+    std::default_initializable<typename M::Action> &&
+    requires(const M& m, const typename M::State& s,
+             std::vector<std::pair<typename M::Action, typename M::State>>& out,
+             std::uint8_t* bytes, const std::uint8_t* in) {
   { m.InitialStates() } -> std::same_as<std::vector<typename M::State>>;
   m.Successors(s, out);
   { m.BlockedByBound(s) } -> std::convertible_to<bool>;
-  { m.Fingerprint(s) } -> std::convertible_to<std::uint64_t>;
+  { m.EncodedSize() } -> std::convertible_to<std::size_t>;
+  m.Encode(s, bytes);
+  { m.Decode(in) } -> std::same_as<typename M::State>;
 };
 
 // Optionally, a model may also sort its transitions into a few named
@@ -49,23 +54,23 @@ concept ClassifiesActions = Model<M> &&
   { m.ActionClass(s, a, s) } -> std::convertible_to<std::size_t>;
 };
 
-// Optionally, a model whose states hold data on the heap says how much, so
-// that the search can report the visited store's size (Stats::store_bytes).
+// Optionally, a model may declare a symmetry: a group of renamings that
+// map reachable states to reachable states, transitions to transitions,
+// and keep every property's verdict. Then
+//  - HasSymmetry(): some renaming is not the identity;
+//  - SymmetryDescription(): which renamings, for reports;
+//  - Canonicalize(s, out): writes EncodedSize() bytes, equal for two
+//    states exactly when one is a renaming of the other;
+//  - OrbitSize(s): how many distinct states the renamings of s make.
+// The search then stores one state per orbit, and still reports the counts
+// of the unreduced state space (sums of orbit sizes).
 template <class M>
-concept ReportsHeapBytes = Model<M> &&
-    requires(const M& m, const typename M::State& s) {
-  { m.StateHeapBytes(s) } -> std::convertible_to<std::size_t>;
-};
-
-// Optionally, a model may encode its states canonically as EncodedSize()
-// bytes; the search then stores them packed (explorer/packed_visited_set.h).
-template <class M>
-concept EncodesStates = Model<M> &&
-    requires(const M& m, const typename M::State& s, std::uint8_t* out,
-             const std::uint8_t* in) {
-  { m.EncodedSize() } -> std::convertible_to<std::size_t>;
-  m.Encode(s, out);
-  { m.Decode(in) } -> std::same_as<typename M::State>;
+concept Symmetric = Model<M> &&
+    requires(const M& m, const typename M::State& s, std::uint8_t* out) {
+  { m.HasSymmetry() } -> std::convertible_to<bool>;
+  { m.SymmetryDescription() } -> std::convertible_to<std::string>;
+  m.Canonicalize(s, out);
+  { m.OrbitSize(s) } -> std::convertible_to<std::uint64_t>;
 };
 
 enum class PropertyKind {

@@ -10,6 +10,10 @@
 #define OUTBOX_CHECK_EXPLORER_STATE_GRAPH_H_
 
 #include <boost/graph/adjacency_list.hpp>
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace oc::explorer {
 
@@ -29,6 +33,40 @@ template <class State, class Action>
 using StateGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
                           StateVertex<State>, ActionEdge<Action>>;
+
+// The whole reachable graph of `model` (unreduced), by a plain breadth-first
+// search on this thread. For small state spaces only: it keeps every state.
+template <class M>
+StateGraph<typename M::State, typename M::Action> BuildStateGraph(
+    const M& model) {
+  using State = typename M::State;
+  using Action = typename M::Action;
+  StateGraph<State, Action> g;
+  boost::unordered_flat_map<std::string, std::size_t> ids;
+  std::string key(model.EncodedSize(), '\0');
+  auto vertex = [&](const State& s) {
+    model.Encode(s, reinterpret_cast<std::uint8_t*>(key.data()));
+    const auto [it, fresh] = ids.try_emplace(key, boost::num_vertices(g));
+    if (fresh) boost::add_vertex(StateVertex<State>{s}, g);
+    return it->second;
+  };
+  for (const State& s : model.InitialStates()) vertex(s);
+  std::vector<std::pair<Action, State>> next;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
+    const State s = g[v].state;
+    next.clear();
+    model.Successors(s, next);
+    if (next.empty()) {
+      const bool bounded = model.BlockedByBound(s);
+      g[v].bounded_dead_end = bounded;
+      g[v].terminal = !bounded;
+    }
+    for (const auto& [action, t] : next) {
+      boost::add_edge(v, vertex(t), ActionEdge<Action>{action}, g);
+    }
+  }
+  return g;
+}
 
 }  // namespace oc::explorer
 

@@ -63,6 +63,7 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     instance_count_ += g.instances;
   }
   codec_ = StateCodec(config_, InitialStates().front());
+  symmetry_ = Symmetry(config_);
 }
 
 std::vector<State> OutboxModel::InitialStates() const {
@@ -465,10 +466,6 @@ constexpr std::string_view kActionClasses[] = {"claim",
                                                "redeliver"};
 
 }  // namespace
-
-std::size_t OutboxModel::StateHeapBytes(const State&) {
-  return 0;  // a State keeps its cells inline (model/state.h)
-}
 
 std::vector<std::string> OutboxModel::ActionClassNames() {
   return {std::begin(kActionClasses), std::end(kActionClasses)};

@@ -26,6 +26,7 @@
 #include "model/state.h"
 #include "model/state_codec.h"
 #include "model/status.h"
+#include "model/symmetry.h"
 
 namespace oc {
 
@@ -63,9 +64,17 @@ class OutboxModel {
   }
   State Decode(const std::uint8_t* in) const { return codec_.Decode(in); }
 
-  // Bytes `s` holds on the heap (its vectors' capacities), for the
-  // benchmark's bytes-per-state figure.
-  static std::size_t StateHeapBytes(const State& s);
+  // Symmetry reduction (model/symmetry.h): whether any relays, instances
+  // or events are interchangeable, which ones, the encoding of the least
+  // renaming of `s`, and how many distinct renamings `s` has.
+  bool HasSymmetry() const { return !symmetry_.trivial(); }
+  std::string SymmetryDescription() const { return symmetry_.Describe(); }
+  void Canonicalize(const State& s, std::uint8_t* out) const {
+    symmetry_.Canonicalize(s, codec_, out);
+  }
+  std::uint64_t OrbitSize(const State& s) const {
+    return symmetry_.OrbitSize(s, codec_);
+  }
 
   // Coverage classes: every action kind, with complete split by whether it
   // published the row ("complete_published", "complete_rejected": fenced
@@ -111,6 +120,7 @@ class OutboxModel {
   std::vector<int> first_instance_;
   int instance_count_ = 0;
   StateCodec codec_;  // set in the constructor, once sizes are known
+  Symmetry symmetry_;
 };
 
 }  // namespace oc

@@ -334,6 +334,8 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     search.on_progress = options.on_progress;
     search.graph_limit = options.graph_limit;
     search.max_store_bytes = options.max_store_bytes;
+    search.threads = options.threads;
+    search.symmetry = options.symmetry;
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }

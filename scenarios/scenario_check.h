@@ -46,6 +46,11 @@ struct CheckOptions {
   // Keep the explored graph of searches with at most this many states, for
   // the point of no return and Graphviz output (0: never).
   std::uint64_t graph_limit = 100'000;
+  // Threads to search on (0, the default: every hardware thread), and
+  // whether to reduce by symmetry (default: yes). Neither changes a
+  // verdict, a count or a trace length.
+  int threads = 0;
+  bool symmetry = true;
 };
 
 // The first step of a violation's trace after which the violation is

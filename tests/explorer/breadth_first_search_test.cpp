@@ -39,10 +39,12 @@ struct Grid {
     if (with_reset && s.x + 1 == n) out.push_back({Action::kReset, {0, s.y}});
   }
   bool BlockedByBound(const State& s) const { return s.y == y_bound; }
-  std::uint64_t Fingerprint(const State& s) const {
-    return static_cast<std::uint64_t>(s.x) * 1000003u +
-           static_cast<std::uint64_t>(s.y);
+  std::size_t EncodedSize() const { return 2; }
+  void Encode(const State& s, std::uint8_t* out) const {
+    out[0] = static_cast<std::uint8_t>(s.x);
+    out[1] = static_cast<std::uint8_t>(s.y);
   }
+  State Decode(const std::uint8_t* in) const { return State{in[0], in[1]}; }
 };
 
 // Follows the trace's actions through the model and checks it reaches the
@@ -208,50 +210,6 @@ TEST_CASE("the same search twice gives the same counts and traces") {
   REQUIRE(b.violations.size() == 1);
   CHECK(a.violations[0].trace.states == b.violations[0].trace.states);
   CHECK(a.violations[0].trace.actions == b.violations[0].trace.actions);
-}
-
-TEST_CASE("states that collide on the fingerprint are still told apart") {
-  struct Colliding : Grid {
-    std::uint64_t Fingerprint(const State&) const { return 42; }
-  };
-  Colliding model;
-  model.n = 5;
-  const auto result = Explore<Colliding>(model, {});
-  CHECK(result.stats.states == 25);
-}
-
-}  // namespace
-
-namespace {
-
-// The grid again, encoding its states as two bytes: the search must then
-// use the packed store and find exactly what it finds without it.
-struct PackedGrid : Grid {
-  std::size_t EncodedSize() const { return 2; }
-  void Encode(const State& s, std::uint8_t* out) const {
-    out[0] = static_cast<std::uint8_t>(s.x);
-    out[1] = static_cast<std::uint8_t>(s.y);
-  }
-  State Decode(const std::uint8_t* in) const { return State{in[0], in[1]}; }
-};
-
-TEST_CASE("the packed store finds the same states, counts and traces") {
-  static_assert(oc::explorer::EncodesStates<PackedGrid>);
-  static_assert(!oc::explorer::EncodesStates<Grid>);
-  PackedGrid packed;
-  packed.n = 6;
-  packed.with_reset = true;
-  Grid plain{6, true};
-  const std::vector<Property<Grid::State>> props = {Safety(
-      "sum_below_8", [](const Grid::State& s) { return s.x + s.y < 8; })};
-  const auto a = Explore<PackedGrid>(packed, props);
-  const auto b = Explore<Grid>(plain, props);
-  CHECK(a.stats.states == b.stats.states);
-  CHECK(a.stats.transitions == b.stats.transitions);
-  REQUIRE(a.violations.size() == 1);
-  REQUIRE(b.violations.size() == 1);
-  CHECK(a.violations[0].trace.states == b.violations[0].trace.states);
-  CHECK(a.stats.store_bytes < b.stats.store_bytes);
 }
 
 }  // namespace

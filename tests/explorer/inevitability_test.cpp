@@ -73,9 +73,11 @@ struct Chain {
     if (s.at + 1 < n) out.push_back({s.at, State{s.at + 1}});
   }
   bool BlockedByBound(const State&) const { return false; }
-  std::uint64_t Fingerprint(const State& s) const {
-    return static_cast<std::uint64_t>(s.at);
+  std::size_t EncodedSize() const { return 1; }
+  void Encode(const State& s, std::uint8_t* out) const {
+    out[0] = static_cast<std::uint8_t>(s.at);
   }
+  State Decode(const std::uint8_t* in) const { return State{in[0]}; }
   std::vector<std::string> ActionClassNames() const { return {"even", "odd"}; }
   std::size_t ActionClass(const State& from, const Action&,
                           const State&) const {

@@ -1,0 +1,187 @@
+// The visited store of a search: every stored state's key (its encoding,
+// or its canonical encoding under symmetry) end to end in one array, its
+// parent's id, and an index from keys to ids split into kShards hash
+// tables, so that threads can deduplicate different shards at once.
+//
+// Ids are dense and given in insertion order, and parent(id) < id. A batch
+// of candidates is inserted in two steps: Deduplicate marks, shard by
+// shard, the first candidate of each new key as fresh (placing it in the
+// table under a provisional id), and after the caller numbered the fresh
+// candidates and Set them, Renumber gives the table entries their ids.
+// Calls for different shards may run on different threads at once; all
+// other calls are for one thread at a time.
+
+#ifndef OUTBOX_CHECK_EXPLORER_VISITED_STORE_H_
+#define OUTBOX_CHECK_EXPLORER_VISITED_STORE_H_
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "explorer/state_table.h"
+
+namespace oc::explorer {
+
+// A fixed 64-bit hash of a byte string: eight bytes at a time, each word
+// multiplied into the state, then the splitmix64 finalizer.
+inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  while (n >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 29;
+    p += 8;
+    n -= 8;
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, p, n);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
+class VisitedStore {
+ public:
+  static constexpr std::size_t kShards = 64;
+  static constexpr std::uint32_t kNoParent =
+      std::numeric_limits<std::uint32_t>::max();
+  static std::size_t ShardOf(std::uint64_t hash) { return hash >> 58; }
+
+  // `width`: bytes per key.
+  explicit VisitedStore(std::size_t width) : width_(width) {}
+  VisitedStore(const VisitedStore&) = delete;
+  VisitedStore& operator=(const VisitedStore&) = delete;
+
+  std::size_t size() const { return parents_.size(); }
+  const std::uint8_t* at(std::uint32_t id) const {
+    return bytes_.data() + static_cast<std::size_t>(id) * width_;
+  }
+  std::uint32_t parent(std::uint32_t id) const { return parents_[id]; }
+
+  // Stores `key` with no parent unless it is there: its id, and whether it
+  // is new.
+  std::pair<std::uint32_t, bool> InsertOne(const std::uint8_t* key) {
+    const std::uint64_t hash = HashBytes(key, width_);
+    StateTable& table = tables_[ShardOf(hash)];
+    table.Reserve(1);
+    const auto id = static_cast<std::uint32_t>(size());
+    StateTable::Slot slot;
+    const auto [found, fresh] = table.FindOrInsert(
+        hash, id,
+        [&](std::uint32_t other) {
+          return std::memcmp(at(other), key, width_) == 0;
+        },
+        &slot);
+    if (fresh) {
+      Resize(size() + 1);
+      Set(id, key, kNoParent);
+    }
+    return {found, fresh};
+  }
+
+  // One chunk's candidates for a shard: their indices (in order), and the
+  // chunk's keys, hashes and fresh marks, indexed by candidate.
+  struct Candidates {
+    const std::vector<std::uint32_t>& indices;
+    const std::uint8_t* keys;
+    const std::uint64_t* hashes;
+    std::uint8_t* fresh;
+  };
+
+  // Looks up `incoming` candidates of shard `shard`, from chunks 0 ..
+  // chunks - 1 in order (`candidates(c)`), marking each candidate whose key
+  // is neither stored nor held by an earlier candidate as fresh.
+  template <class CandidatesOf>
+  void Deduplicate(std::size_t shard, std::size_t incoming, std::size_t chunks,
+                   CandidatesOf candidates) {
+    StateTable& table = tables_[shard];
+    std::vector<Pending>& pending = pending_[shard];
+    pending.clear();
+    table.Reserve(incoming);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const Candidates in = candidates(c);
+      for (std::uint32_t k : in.indices) {
+        const std::uint8_t* key =
+            in.keys + static_cast<std::size_t>(k) * width_;
+        StateTable::Slot slot;
+        const auto provisional =
+            static_cast<std::uint32_t>(kPending | pending.size());
+        const bool fresh =
+            table
+                .FindOrInsert(
+                    in.hashes[k], provisional,
+                    [&](std::uint32_t id) {
+                      const std::uint8_t* other =
+                          (id & kPending) ? pending[id & ~kPending].key
+                                          : at(id);
+                      return std::memcmp(other, key, width_) == 0;
+                    },
+                    &slot)
+                .second;
+        if (fresh) {
+          in.fresh[k] = 1;
+          pending.push_back(
+              Pending{static_cast<std::uint32_t>(c), k, slot, key});
+        }
+      }
+    }
+  }
+
+  // Makes room for ids below `n`.
+  void Resize(std::size_t n) {
+    if (n > parents_.capacity()) {
+      const std::size_t capacity = std::max(n, parents_.capacity() * 3 / 2);
+      parents_.reserve(capacity);
+      bytes_.reserve(capacity * width_);
+    }
+    parents_.resize(n);
+    bytes_.resize(n * width_);
+  }
+  // REQUIRES: id < size().
+  void Set(std::uint32_t id, const std::uint8_t* key, std::uint32_t parent) {
+    std::memcpy(bytes_.data() + static_cast<std::size_t>(id) * width_, key,
+                width_);
+    parents_[id] = parent;
+  }
+
+  // Gives the shard's fresh entries of the last Deduplicate their ids:
+  // `id_of(chunk, candidate)`, or kNoParent for one that was not stored
+  // (its entry then stays provisional; the search is over).
+  template <class IdOf>
+  void Renumber(std::size_t shard, IdOf id_of) {
+    for (const Pending& p : pending_[shard]) {
+      const std::uint32_t id = id_of(p.chunk, p.candidate);
+      if (id != kNoParent) tables_[shard].SetId(p.slot, id);
+    }
+    pending_[shard].clear();
+  }
+
+  std::size_t Bytes() const {
+    std::size_t bytes = bytes_.capacity() + parents_.capacity() * 4;
+    for (const StateTable& t : tables_) bytes += t.Bytes();
+    return bytes;
+  }
+
+ private:
+  static constexpr std::uint32_t kPending = 1u << 31;
+  struct Pending {
+    std::uint32_t chunk, candidate;
+    StateTable::Slot slot;
+    const std::uint8_t* key;
+  };
+
+  std::size_t width_;
+  std::vector<std::uint8_t> bytes_;
+  std::vector<std::uint32_t> parents_;
+  std::array<StateTable, kShards> tables_;
+  std::array<std::vector<Pending>, kShards> pending_;
+};
+
+}  // namespace oc::explorer
+
+#endif  // OUTBOX_CHECK_EXPLORER_VISITED_STORE_H_

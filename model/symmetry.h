@@ -1,0 +1,75 @@
+// Symmetry of an outbox configuration, for the visited-set key only.
+//
+// Three kinds of things are interchangeable in MODEL.md's semantics: relays
+// (nothing tells them apart but their names), the instances of one group,
+// and events whose type and attributes are all equal (only the name
+// differs). Renaming them maps reachable states to reachable states,
+// transitions to transitions, and leaves every invariant's verdict alone,
+// since invariants quantify over all events, groups and relays.
+//
+// Canonicalize(s) encodes the least member of s's orbit in a fixed order:
+// for every permutation of the interchangeable events (their number is
+// capped, see kMaxEventPermutations), relays are sorted by their cells and
+// the events they own, and each group's instances by their cells; the
+// smallest encoding wins. Two states get the same bytes exactly when one is
+// a renaming of the other. OrbitSize(s) says how many distinct states the
+// orbit holds, so a reduced search can still report unreduced counts.
+
+#ifndef OUTBOX_CHECK_MODEL_SYMMETRY_H_
+#define OUTBOX_CHECK_MODEL_SYMMETRY_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+#include "model/state.h"
+#include "model/state_codec.h"
+
+namespace oc {
+
+class Symmetry {
+ public:
+  // Events are permuted only while the product of their classes'
+  // factorials stays within this cap (classes are taken in order).
+  static constexpr std::uint64_t kMaxEventPermutations = 720;
+
+  Symmetry() = default;
+  // REQUIRES: Validate(config).ok().
+  explicit Symmetry(const Config& config);
+
+  // No two relays, instances of a group or events are interchangeable.
+  bool trivial() const;
+  // "relays r1 r2 r3 (3!); instances of billing (2!); events e1 e2 (2!)",
+  // or "none".
+  std::string Describe() const;
+
+  // Writes codec.size() bytes: the encoding of the orbit's least member.
+  void Canonicalize(const State& s, const StateCodec& codec,
+                    std::uint8_t* out) const;
+  // The number of distinct states s's orbit holds (saturates at 2^64 - 1).
+  std::uint64_t OrbitSize(const State& s, const StateCodec& codec) const;
+
+ private:
+  using Permutation = std::array<std::uint8_t, kMaxEvents>;
+
+  // Renames `s` by event permutation `to` (event e becomes to[e]), then
+  // sorts relays and instances. Returns the renamed state; `relay_ties` and
+  // `instance_ties` get the sizes of runs of equal relays and instances.
+  State Arrange(const State& s, const Permutation& to,
+                std::vector<int>* relay_ties,
+                std::vector<int>* instance_ties) const;
+
+  int events_ = 0;
+  int relays_ = 0;
+  std::vector<int> group_first_;  // first instance of each group, and end
+  std::vector<std::string> group_names_, relay_names_;
+  std::vector<std::vector<int>> event_classes_;  // used classes, size >= 2
+  std::vector<std::string> event_names_;
+  std::vector<Permutation> event_perms_;  // all of them, identity first
+};
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_MODEL_SYMMETRY_H_
