@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace {
@@ -49,7 +51,8 @@ struct Grid {
 
 // Follows the trace's actions through the model and checks it reaches the
 // trace's states: a trace must be concrete and replayable.
-bool Replays(const Grid& model, const oc::explorer::Trace<Grid>& trace) {
+template <class M = Grid>
+bool Replays(const Grid& model, const oc::explorer::Trace<M>& trace) {
   if (trace.states.empty() || !(trace.states[0] == Grid::State{})) return false;
   for (std::size_t i = 0; i < trace.actions.size(); ++i) {
     std::vector<std::pair<Grid::Action, Grid::State>> next;
@@ -210,6 +213,74 @@ TEST_CASE("the same search twice gives the same counts and traces") {
   REQUIRE(b.violations.size() == 1);
   CHECK(a.violations[0].trace.states == b.violations[0].trace.states);
   CHECK(a.violations[0].trace.actions == b.violations[0].trace.actions);
+}
+
+// The grid without reset is symmetric under swapping x and y.
+struct SwapGrid : Grid {
+  bool HasSymmetry() const { return true; }
+  std::string SymmetryDescription() const { return "x and y"; }
+  void Canonicalize(const State& s, std::uint8_t* out) const {
+    Encode(State{std::min(s.x, s.y), std::max(s.x, s.y)}, out);
+  }
+  std::uint64_t OrbitSize(const State& s) const { return s.x == s.y ? 1 : 2; }
+};
+
+TEST_CASE("the thread count changes no count, verdict or trace") {
+  Grid grid{40, true};
+  const std::vector<Property<Grid::State>> props = {
+      Safety("sum_below_60",
+             [](const Grid::State& s) { return s.x + s.y < 60; }),
+      Safety("not_39_39",
+             [](const Grid::State& s) { return s.x != 39 || s.y != 39; })};
+  Options one;
+  one.threads = 1;
+  const auto a = Explore<Grid>(grid, props, one);
+  CHECK(a.threads == 1);
+  for (int threads : {2, 3, 8}) {
+    CAPTURE(threads);
+    Options many;
+    many.threads = threads;
+    const auto b = Explore<Grid>(grid, props, many);
+    CHECK(b.threads == threads);
+    CHECK(a.stats.states == b.stats.states);
+    CHECK(a.stats.transitions == b.stats.transitions);
+    CHECK(a.stats.depth == b.stats.depth);
+    REQUIRE(a.violations.size() == b.violations.size());
+    for (std::size_t i = 0; i < a.violations.size(); ++i) {
+      CHECK(a.violations[i].property == b.violations[i].property);
+      CHECK(a.violations[i].trace.states == b.violations[i].trace.states);
+      CHECK(a.violations[i].trace.actions == b.violations[i].trace.actions);
+    }
+  }
+  CHECK(a.stats.states == 1600);
+}
+
+TEST_CASE("a symmetric model is searched one orbit at a time") {
+  SwapGrid grid;
+  grid.n = 30;
+  const std::vector<Property<Grid::State>> props = {Safety(
+      "sum_below_40", [](const Grid::State& s) { return s.x + s.y < 40; })};
+  Options plain;
+  plain.symmetry = false;
+  const auto full = Explore<SwapGrid>(grid, props, plain);
+  const auto reduced = Explore<SwapGrid>(grid, props);
+  CHECK(full.stats.states == 900);
+  CHECK(full.stats.stored_states == 900);
+  CHECK(full.reduction == "none");
+  CHECK(reduced.reduction == "x and y");
+  // 30 states on the diagonal, and one of each pair off it.
+  CHECK(reduced.stats.stored_states == 30 + (900 - 30) / 2);
+  CHECK(reduced.stats.states == 900);
+  CHECK(reduced.stats.transitions == full.stats.transitions);
+  CHECK(reduced.stats.terminal_states == full.stats.terminal_states);
+  REQUIRE(reduced.violations.size() == 1);
+  REQUIRE(full.violations.size() == 1);
+  const auto& trace = reduced.violations[0].trace;
+  CHECK(trace.length() == full.violations[0].trace.length());
+  CHECK(trace.length() == 40);
+  // The trace is concrete: its actions replay through the model.
+  CHECK(Replays(grid, trace));
+  CHECK(trace.states.back().x + trace.states.back().y == 40);
 }
 
 }  // namespace

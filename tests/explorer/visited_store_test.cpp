@@ -1,0 +1,93 @@
+// The visited store's parts on their own: the hash table under forced
+// collisions, the store's two-step insertion, and the worker pool.
+
+#include "explorer/visited_store.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "explorer/state_table.h"
+#include "explorer/worker_pool.h"
+
+namespace {
+
+using oc::explorer::StateTable;
+using oc::explorer::VisitedStore;
+using oc::explorer::WorkerPool;
+
+TEST_CASE("keys that share one hash are still told apart") {
+  std::vector<int> keys;  // id -> key
+  StateTable table;
+  for (int round = 0; round < 2; ++round) {
+    for (int key = 0; key < 1000; ++key) {
+      table.Reserve(1);
+      StateTable::Slot slot;
+      const auto id = static_cast<std::uint32_t>(keys.size());
+      const auto [found, fresh] = table.FindOrInsert(
+          42, id, [&](std::uint32_t other) { return keys[other] == key; },
+          &slot);
+      if (round == 0) {
+        REQUIRE(fresh);
+        keys.push_back(key);
+      } else {
+        CHECK_FALSE(fresh);
+        CHECK(keys[found] == key);
+      }
+    }
+  }
+  CHECK(table.size() == 1000);
+  CHECK(table.Bytes() >= 1000 * 8);
+}
+
+TEST_CASE("the store keeps the first of equal candidates, in order") {
+  VisitedStore store(1);
+  const std::uint8_t root = 7;
+  REQUIRE(store.InsertOne(&root).second);
+  CHECK_FALSE(store.InsertOne(&root).second);
+  // One chunk of candidates 3, 7 (stored), 3 (again), 5.
+  const std::vector<std::uint8_t> keys = {3, 7, 3, 5};
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::uint32_t> by_shard[VisitedStore::kShards];
+  for (std::uint32_t k = 0; k < keys.size(); ++k) {
+    hashes.push_back(oc::explorer::HashBytes(&keys[k], 1));
+    by_shard[VisitedStore::ShardOf(hashes[k])].push_back(k);
+  }
+  std::vector<std::uint8_t> fresh(keys.size(), 0);
+  for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+    store.Deduplicate(s, by_shard[s].size(), 1, [&](std::size_t) {
+      return VisitedStore::Candidates{by_shard[s], keys.data(), hashes.data(),
+                                      fresh.data()};
+    });
+  }
+  CHECK(fresh == std::vector<std::uint8_t>{1, 0, 0, 1});
+  store.Resize(3);
+  store.Set(1, &keys[0], 0);
+  store.Set(2, &keys[3], 0);
+  const std::vector<std::uint32_t> ids = {1, VisitedStore::kNoParent,
+                                          VisitedStore::kNoParent, 2};
+  for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+    store.Renumber(s, [&](std::size_t, std::uint32_t k) { return ids[k]; });
+  }
+  CHECK(store.size() == 3);
+  CHECK(store.parent(2) == 0);
+  CHECK(*store.at(2) == 5);
+  const std::uint8_t five = 5;
+  const auto [id, is_new] = store.InsertOne(&five);
+  CHECK_FALSE(is_new);
+  CHECK(id == 2);
+}
+
+TEST_CASE("a worker pool calls every index once, loop after loop") {
+  WorkerPool pool(3);
+  CHECK(pool.size() == 3);
+  for (int loop = 0; loop < 50; ++loop) {
+    std::vector<std::atomic<int>> calls(97);
+    pool.ForEach(calls.size(), [&](std::size_t i) { ++calls[i]; });
+    for (const auto& c : calls) CHECK(c.load() == 1);
+  }
+}
+
+}  // namespace
