@@ -246,6 +246,9 @@ std::string StatisticsSection(const ScenarioResult& r,
     out +=
         fmt::format("<tr><th>{}</th><td class=\"num\">{}</td></tr>\n", name, n);
   }
+  if (!r.replay) {
+    out += Row("reduction", Esc(ReductionText(r.exploration)));
+  }
   if (options.timing) {
     out += fmt::format(
         "<tr><th>seconds</th><td class=\"num\">{:.2f}</td></tr>\n", st.seconds);

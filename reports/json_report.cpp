@@ -349,6 +349,8 @@ void WriteStats(JsonWriter& w, const ScenarioResult& result,
   w.Key("terminal_states").Number(s.terminal_states);
   w.Key("bounded_dead_ends").Number(s.bounded_dead_ends);
   w.Key("depth").Number(s.depth);
+  w.Key("stored_states").Number(s.stored_states);
+  w.Key("reduction").String(e.reduction);
   w.EndObject();
   if (options.timing) {
     w.Key("timing").BeginObject();

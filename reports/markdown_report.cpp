@@ -376,6 +376,9 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
   out += fmt::format("| Terminal states | {} |\n", s.terminal_states);
   out += fmt::format("| Bounded dead ends | {} |\n", s.bounded_dead_ends);
   out += fmt::format("| Depth | {} |\n", s.depth);
+  if (!result.replay) {
+    out += fmt::format("| Reduction | {} |\n", MarkdownText(ReductionText(e)));
+  }
   if (options.timing) out += fmt::format("| Seconds | {:.2f} |\n", s.seconds);
   out += "\n";
 }

@@ -16,6 +16,13 @@ std::string Plural(std::uint64_t n, std::string_view word,
 
 }  // namespace
 
+std::string ReductionText(const Exploration& e) {
+  if (e.reduction == "none") return "none (every state stored)";
+  return fmt::format("symmetry of {}: {} stored, one per orbit of the {}",
+                     e.reduction, Plural(e.stats.stored_states, "state"),
+                     e.stats.states);
+}
+
 std::string StopText(explorer::Stop stop) {
   switch (stop) {
     case explorer::Stop::kComplete:

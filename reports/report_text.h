@@ -25,6 +25,10 @@ std::string OutcomeText(Outcome outcome);
 std::string BoundsText(const ScenarioResult& result);
 // "the search stopped at the depth limit", ... or "complete".
 std::string StopText(explorer::Stop stop);
+// The reduction the search used and what it stored: "none (every state
+// stored)", or "symmetry of relays r1 r2 (2!); instances of billing (2!):
+// 1768 states stored, one per orbit of the 7055".
+std::string ReductionText(const Exploration& e);
 // "safety", "transition", "at rest".
 std::string KindText(explorer::PropertyKind kind);
 // The point of no return of violation `i` in words: "step 4, claim(B, e1):

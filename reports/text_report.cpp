@@ -65,6 +65,7 @@ std::string FormatResult(const ScenarioResult& result,
     }
     if (options.show_time) out += fmt::format(", {:.2f} s", stats.seconds);
     out += "\n";
+    out += fmt::format("  reduction: {}\n", ReductionText(e));
   }
   out += fmt::format("  checked:   {}\n", fmt::join(scenario.invariants, ", "));
   out += fmt::format("  bounds:    {}\n", BoundsText(result));
