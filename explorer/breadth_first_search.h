@@ -271,7 +271,6 @@ Exploration<M> Explore(const M& model,
       key_of(s, probe.data());
       const auto [id, fresh] = store.InsertOne(probe.data());
       if (!fresh) continue;
-      result.stats.states += orbit_of(s);
       for (std::size_t p = 0; p < properties.size(); ++p) {
         if (properties[p].kind == PropertyKind::kSafety &&
             !properties[p].holds(s)) {
@@ -285,6 +284,7 @@ Exploration<M> Explore(const M& model,
   std::vector<Chunk> chunks;
   std::vector<bool> known(properties.size());  // found before this batch
   std::uint64_t expanded = 0, next_progress = options.progress_every;
+  std::size_t counted = 0;  // states below this id are in stats.states
   std::size_t level_begin = 0;
   int depth = 0;
   bool depth_limited = false;
@@ -322,7 +322,11 @@ Exploration<M> Explore(const M& model,
           const State current = model.Decode(store.at(id));
           successors.clear();
           model.Successors(current, successors);
+          // The state stands for its orbit: its states, and their
+          // transitions (counted here, where every stored state passes
+          // once; states never expanded are counted at the end).
           const std::uint64_t weight = orbit_of(current);
+          chunk.states += weight;
           if (successors.empty()) {
             if (model.BlockedByBound(current)) {
               chunk.dead_ends += weight;
@@ -409,7 +413,6 @@ Exploration<M> Explore(const M& model,
           chunk.ids[k] = new_id;
           store.Set(new_id, chunk.keys.data() + k * width, chunk.parents[k]);
           const State state = model.Decode(store.at(new_id));
-          chunk.states += orbit_of(state);
           for (std::size_t p = 0; p < properties.size(); ++p) {
             if (properties[p].kind == PropertyKind::kSafety && !known[p] &&
                 !properties[p].holds(state)) {
@@ -441,6 +444,7 @@ Exploration<M> Explore(const M& model,
       }
       record_hits(hits);
       expanded += batch_end - batch;
+      counted = batch_end;
       if (options.on_progress && expanded >= next_progress) {
         next_progress = expanded + options.progress_every;
         result.stats.stored_states = store.size();
@@ -480,6 +484,11 @@ Exploration<M> Explore(const M& model,
   if (options.stop_at_first_violation && order.size() > 1) order.resize(1);
   for (std::size_t p : order) result.violations.push_back(std::move(*found[p]));
 
+  // States a stopped search stored but did not expand.
+  for (std::size_t id = counted; id < store.size(); ++id) {
+    result.stats.states +=
+        orbit_of(model.Decode(store.at(static_cast<std::uint32_t>(id))));
+  }
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
   if (options.graph_limit > 0) {

@@ -88,25 +88,7 @@ Symmetry::Symmetry(const Config& config)
     permutations *= ways;
     event_classes_.push_back(members);
   }
-  // Every product of permutations of the classes, identity first.
-  Permutation identity{};
-  std::iota(identity.begin(), identity.end(), std::uint8_t{0});
-  event_perms_.push_back(identity);
-  for (const std::vector<int>& members : event_classes_) {
-    std::vector<Permutation> next;
-    for (const Permutation& base : event_perms_) {
-      std::vector<int> order = members;  // sorted: next_permutation's start
-      do {
-        Permutation p = base;
-        for (std::size_t i = 0; i < members.size(); ++i) {
-          p[static_cast<std::size_t>(members[i])] =
-              static_cast<std::uint8_t>(order[i]);
-        }
-        next.push_back(p);
-      } while (std::next_permutation(order.begin(), order.end()));
-    }
-    event_perms_ = std::move(next);
-  }
+  event_group_order_ = permutations;
 }
 
 bool Symmetry::trivial() const {
@@ -136,6 +118,100 @@ std::string Symmetry::Describe() const {
         fmt::format("events {} ({}!)", fmt::join(names, " "), members.size()));
   }
   return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, "; "));
+}
+
+void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
+  out->clear();
+  Permutation identity{};
+  std::iota(identity.begin(), identity.end(), std::uint8_t{0});
+  out->push_back(identity);
+  if (event_classes_.empty()) return;
+  const int events = events_;
+  const int groups = static_cast<int>(group_first_.size()) - 1;
+  // A signature per event from what no renaming changes.
+  std::array<std::uint64_t, kMaxEvents> signature{};
+  auto mix = [](std::uint64_t h, std::uint64_t v) {
+    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 31);
+  };
+  for (int e = 0; e < events; ++e) {
+    const EventCells& c = s.events[e];
+    std::uint64_t h =
+        mix(0, c.published | (c.token << 1) |
+                   (static_cast<std::uint64_t>(c.lease) << 9) |
+                   (static_cast<std::uint64_t>(c.completed_token) << 11) |
+                   (static_cast<std::uint64_t>(c.offered) << 19));
+    for (int g = 0; g < groups; ++g) {
+      const GroupEventCells& t = s.group_events[g * events + e];
+      h = mix(h, t.ready | (t.effects << 8) | (t.inbox << 16) |
+                     (t.ledger << 17) |
+                     (static_cast<std::uint64_t>(t.sent) << 18));
+    }
+    signature[e] = h;
+  }
+  // Holders add to their event's signature in any order (a sum).
+  std::array<std::uint64_t, kMaxEvents> held{};
+  for (const RelayCells& r : s.relays) {
+    if (r.event == 0) continue;
+    const bool current = r.token == s.events[r.event - 1].token;
+    held[r.event - 1] += mix(1, static_cast<std::uint64_t>(r.phase) |
+                                    (static_cast<std::uint64_t>(r.token) << 2) |
+                                    (current ? 1u << 10 : 0));
+  }
+  for (int g = 0; g < groups; ++g) {
+    for (int i = group_first_[g]; i < group_first_[g + 1]; ++i) {
+      const InstanceCells& c = s.instances[i];
+      if (c.event == 0) continue;
+      held[c.event - 1] += mix(2 + static_cast<std::uint64_t>(g),
+                               static_cast<std::uint64_t>(c.phase) |
+                                   (static_cast<std::uint64_t>(c.memo) << 2));
+    }
+  }
+  for (int e = 0; e < events; ++e) signature[e] = mix(signature[e], held[e]);
+
+  for (const std::vector<int>& members : event_classes_) {
+    // Members in order of signature take the class's positions in order.
+    std::vector<int> order = members;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return signature[a] < signature[b]; });
+    // Runs of tied signatures: every order of each run.
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (std::size_t i = 0; i < order.size();) {
+      std::size_t j = i + 1;
+      while (j < order.size() && signature[order[j]] == signature[order[i]]) {
+        ++j;
+      }
+      if (j - i > 1) runs.emplace_back(i, j);
+      i = j;
+    }
+    std::vector<Permutation> next;
+    for (const Permutation& base : *out) {
+      std::vector<int> arrangement = order;
+      for (const auto& [from, to] : runs) {
+        std::sort(arrangement.begin() + static_cast<std::ptrdiff_t>(from),
+                  arrangement.begin() + static_cast<std::ptrdiff_t>(to));
+      }
+      for (;;) {
+        Permutation p = base;
+        for (std::size_t k = 0; k < members.size(); ++k) {
+          p[static_cast<std::size_t>(arrangement[k])] =
+              static_cast<std::uint8_t>(members[k]);
+        }
+        next.push_back(p);
+        // The next arrangement: odometer over the runs' permutations.
+        std::size_t r = 0;
+        for (; r < runs.size(); ++r) {
+          const auto b =
+              arrangement.begin() + static_cast<std::ptrdiff_t>(runs[r].first);
+          const auto e =
+              arrangement.begin() + static_cast<std::ptrdiff_t>(runs[r].second);
+          if (std::next_permutation(b, e)) break;  // wrapped runs reset
+        }
+        if (r == runs.size()) break;
+      }
+    }
+    *out = std::move(next);
+  }
 }
 
 State Symmetry::Arrange(const State& s, const Permutation& to,
@@ -215,11 +291,12 @@ State Symmetry::Arrange(const State& s, const Permutation& to,
 void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
                             std::uint8_t* out) const {
   const std::size_t n = codec.size();
-  codec.Encode(Arrange(s, event_perms_[0], nullptr, nullptr), out);
+  thread_local std::vector<Permutation> perms;
+  Candidates(s, &perms);
+  codec.Encode(Arrange(s, perms[0], nullptr, nullptr), out);
   std::array<std::uint8_t, kMaxEncoded> candidate;
-  for (std::size_t p = 1; p < event_perms_.size(); ++p) {
-    codec.Encode(Arrange(s, event_perms_[p], nullptr, nullptr),
-                 candidate.data());
+  for (std::size_t p = 1; p < perms.size(); ++p) {
+    codec.Encode(Arrange(s, perms[p], nullptr, nullptr), candidate.data());
     if (std::memcmp(candidate.data(), out, n) < 0) {
       std::memcpy(out, candidate.data(), n);
     }
@@ -233,10 +310,12 @@ std::uint64_t Symmetry::OrbitSize(const State& s,
   std::vector<int> relay_ties, instance_ties, best_relay_ties,
       best_instance_ties;
   std::uint64_t at_best = 0;  // event permutations that reach the least
-  for (std::size_t p = 0; p < event_perms_.size(); ++p) {
+  thread_local std::vector<Permutation> perms;
+  Candidates(s, &perms);
+  for (std::size_t p = 0; p < perms.size(); ++p) {
     relay_ties.clear();
     instance_ties.clear();
-    codec.Encode(Arrange(s, event_perms_[p], &relay_ties, &instance_ties),
+    codec.Encode(Arrange(s, perms[p], &relay_ties, &instance_ties),
                  candidate.data());
     const int order =
         p == 0 ? -1 : std::memcmp(candidate.data(), best.data(), n);
@@ -249,9 +328,11 @@ std::uint64_t Symmetry::OrbitSize(const State& s,
       ++at_best;
     }
   }
-  // |G| / |stabilizer|, taken factor by factor: the event part, then the
-  // arrangements of relays and of each group's instances.
-  std::uint64_t orbit = event_perms_.size() / at_best;
+  // |G| / |stabilizer|, taken factor by factor: the event part (any
+  // renaming onto the least member orders events by signature, so the
+  // candidates reaching it are all the event parts of such renamings),
+  // then the arrangements of relays and of each group's instances.
+  std::uint64_t orbit = event_group_order_ / at_best;
   orbit = SaturatingProduct(orbit, Multinomial(best_relay_ties));
   std::size_t at = 0;
   for (std::size_t g = 0; g + 1 < group_first_.size(); ++g) {

@@ -7,8 +7,11 @@
 // transitions to transitions, and leaves every invariant's verdict alone,
 // since invariants quantify over all events, groups and relays.
 //
-// Canonicalize(s) encodes the least member of s's orbit in a fixed order:
-// for every permutation of the interchangeable events (their number is
+// Canonicalize(s) encodes the least member of s's orbit in a fixed order.
+// Interchangeable events are first put in order of a signature that no
+// renaming changes (their own cells but the owner, their queue and tables,
+// and what the relays and instances that hold them hold); for every order
+// of events whose signatures tie (all orders, at worst: their number is
 // capped, see kMaxEventPermutations), relays are sorted by their cells and
 // the events they own, and each group's instances by their cells; the
 // smallest encoding wins. Two states get the same bytes exactly when one is
@@ -54,6 +57,11 @@ class Symmetry {
  private:
   using Permutation = std::array<std::uint8_t, kMaxEvents>;
 
+  // The event permutations worth trying for `s`: within each class, events
+  // in order of signature, and every order of tied ones. Identity first
+  // when no class is used.
+  void Candidates(const State& s, std::vector<Permutation>* out) const;
+
   // Renames `s` by event permutation `to` (event e becomes to[e]), then
   // sorts relays and instances. Returns the renamed state; `relay_ties` and
   // `instance_ties` get the sizes of runs of equal relays and instances.
@@ -67,7 +75,7 @@ class Symmetry {
   std::vector<std::string> group_names_, relay_names_;
   std::vector<std::vector<int>> event_classes_;  // used classes, size >= 2
   std::vector<std::string> event_names_;
-  std::vector<Permutation> event_perms_;  // all of them, identity first
+  std::uint64_t event_group_order_ = 1;  // |product of class symmetric groups|
 };
 
 }  // namespace oc
