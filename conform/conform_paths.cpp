@@ -1,0 +1,128 @@
+#include "conform/conform_paths.h"
+
+#include <fmt/format.h>
+
+#include <deque>
+#include <set>
+
+namespace oc::conform {
+namespace {
+
+using Graph = explorer::StateGraph<State, Action>;
+using Vertex = Graph::vertex_descriptor;
+using Edge = Graph::edge_descriptor;
+
+// Breadth-first tree of the graph from vertex 0: the edge that first
+// reached each vertex.
+std::vector<std::optional<Edge>> ParentEdges(const Graph& g) {
+  std::vector<std::optional<Edge>> parent(boost::num_vertices(g));
+  std::vector<bool> seen(boost::num_vertices(g), false);
+  std::deque<Vertex> queue = {0};
+  seen[0] = true;
+  while (!queue.empty()) {
+    const Vertex v = queue.front();
+    queue.pop_front();
+    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+      const Vertex t = boost::target(*it, g);
+      if (seen[t]) continue;
+      seen[t] = true;
+      parent[t] = *it;
+      queue.push_back(t);
+    }
+  }
+  return parent;
+}
+
+}  // namespace
+
+PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
+  const OutboxModel& model = *result.model;
+  const std::vector<std::string> class_names = OutboxModel::ActionClassNames();
+  std::vector<bool> covered(class_names.size(), false);
+  PathSelection out;
+  auto add = [&](std::string label, Trace trace) {
+    for (std::size_t i = 0; i < trace.actions.size(); ++i) {
+      covered[model.ActionClass(trace.states[i], trace.actions[i],
+                                trace.states[i + 1])] = true;
+    }
+    out.paths.push_back(ConformPath{std::move(label), std::move(trace)});
+  };
+
+  if (result.replay) add("pinned order", *result.replay);
+  for (const Violation& v : result.exploration.violations) {
+    if (result.replay) break;  // a pinned order's violations are its prefixes
+    add("counterexample of " + v.property, v.trace);
+  }
+
+  std::vector<bool> fires(class_names.size(), false);
+  if (!result.replay && !result.exploration.graph) out.no_graph = true;
+  if (result.exploration.graph) {
+    const Graph& g = *result.exploration.graph;
+    auto class_of = [&](const Edge& e) {
+      return model.ActionClass(g[boost::source(e, g)].state, g[e].action,
+                               g[boost::target(e, g)].state);
+    };
+    for (auto [it, end] = boost::edges(g); it != end; ++it) {
+      fires[class_of(*it)] = true;
+    }
+    const std::vector<std::optional<Edge>> parent = ParentEdges(g);
+    auto first_uncovered_edge = [&]() -> std::optional<Edge> {
+      for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
+        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+          if (!covered[class_of(*it)]) return *it;
+        }
+      }
+      return std::nullopt;
+    };
+    for (int n = 1; n <= further_paths; ++n) {
+      const std::optional<Edge> target = first_uncovered_edge();
+      if (!target) break;
+      std::vector<Edge> edges;
+      for (Vertex v = boost::source(*target, g); parent[v];
+           v = boost::source(*parent[v], g)) {
+        edges.insert(edges.begin(), *parent[v]);
+      }
+      edges.push_back(*target);
+      std::set<Vertex> on_path = {0};
+      for (const Edge& e : edges) on_path.insert(boost::target(e, g));
+      std::vector<bool> taken = covered;
+      for (const Edge& e : edges) taken[class_of(e)] = true;
+      Vertex at = boost::target(*target, g);
+      while (edges.size() < kMaxPathLength) {
+        std::optional<Edge> next;
+        for (auto [it, end] = boost::out_edges(at, g); it != end; ++it) {
+          if (!taken[class_of(*it)]) {
+            next = *it;
+            break;
+          }
+        }
+        for (auto [it, end] = boost::out_edges(at, g); it != end && !next;
+             ++it) {
+          if (!on_path.count(boost::target(*it, g))) next = *it;
+        }
+        if (!next) break;
+        edges.push_back(*next);
+        taken[class_of(*next)] = true;
+        at = boost::target(*next, g);
+        on_path.insert(at);
+      }
+      Trace trace;
+      trace.states.push_back(g[0].state);
+      for (const Edge& e : edges) {
+        trace.actions.push_back(g[e].action);
+        trace.states.push_back(g[boost::target(e, g)].state);
+      }
+      add(fmt::format("explored path {}", n), std::move(trace));
+    }
+  }
+  for (std::size_t c = 0; c < class_names.size(); ++c) {
+    if (covered[c]) {
+      out.covered.push_back(class_names[c]);
+    } else if (fires[c]) {
+      out.uncovered.push_back(class_names[c]);
+    }
+  }
+  return out;
+}
+
+}  // namespace oc::conform

@@ -1,0 +1,50 @@
+// Which paths of a scenario a conformance run replays against the database,
+// chosen deterministically: the pinned order of a pinned scenario; every
+// counterexample of an explored one; then further paths of its explored
+// state graph until every action class that fires in the graph is covered
+// (or the number of further paths reaches its limit).
+//
+// A further path is built greedily: the shortest path to the first edge, in
+// breadth-first vertex order, whose action class no chosen path has yet;
+// that edge; then, step by step, the first edge of a still uncovered class,
+// or else the first edge to a state not yet on the path, until a state with
+// no successor (or kMaxPathLength steps). So the same scenario always gives
+// the same paths.
+
+#ifndef OUTBOX_CHECK_CONFORM_CONFORM_PATHS_H_
+#define OUTBOX_CHECK_CONFORM_CONFORM_PATHS_H_
+
+#include <string>
+#include <vector>
+
+#include "scenarios/scenario_check.h"
+
+namespace oc::conform {
+
+inline constexpr std::size_t kMaxPathLength = 200;
+
+struct ConformPath {
+  // "pinned order", "counterexample of effect_at_most_once",
+  // "explored path 1", ...
+  std::string label;
+  Trace trace;
+};
+
+struct PathSelection {
+  std::vector<ConformPath> paths;
+  // Action classes (OutboxModel::ActionClassNames) some chosen path takes,
+  // and those that fire in the explored graph but no chosen path takes
+  // (because of the limit), in class order.
+  std::vector<std::string> covered;
+  std::vector<std::string> uncovered;
+  // Set when the search kept no graph (over its limit): only the pinned
+  // order and counterexamples are replayed.
+  bool no_graph = false;
+};
+
+// REQUIRES: `result` comes from CheckScenario.
+PathSelection SelectPaths(const ScenarioResult& result, int further_paths);
+
+}  // namespace oc::conform
+
+#endif  // OUTBOX_CHECK_CONFORM_CONFORM_PATHS_H_

@@ -1,0 +1,151 @@
+// Conformance against a real PostgreSQL. CTest runs this binary through
+// postgres_fixture.sh, which starts a throwaway cluster and sets
+// OC_TEST_POSTGRES to its connection string.
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+
+#include "conform/concurrent_duplicate.h"
+#include "conform/conformance_run.h"
+#include "scenarios/scenario_loader.h"
+
+namespace oc::conform {
+namespace {
+
+std::string Conninfo() {
+  const char* c = std::getenv("OC_TEST_POSTGRES");
+  REQUIRE_MESSAGE(c != nullptr,
+                  "OC_TEST_POSTGRES is not set; run through "
+                  "tests/conform/postgres_fixture.sh");
+  return c;
+}
+
+ScenarioResult Checked(const std::string& file) {
+  Result<Scenario> s =
+      LoadScenario(std::string(OC_SOURCE_DIR) + "/scenarios/" + file);
+  REQUIRE(s.ok());
+  Result<ScenarioResult> r = CheckScenario(s.value());
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+ScenarioConformance Conform(const std::string& file, const SqlStatements& sql,
+                            const std::string& schema) {
+  Result<PgConnection> admin = PgConnection::Open(Conninfo());
+  REQUIRE(admin.ok());
+  ConformOptions options;
+  options.conninfo = Conninfo();
+  options.schema = schema;
+  options.sql = &sql;
+  Result<ScenarioConformance> c =
+      ConformScenario(Checked(file), options, admin.value());
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  return std::move(c).value();
+}
+
+TEST_CASE(
+    "the seed's SQL agrees with the model on every step of a pinned "
+    "order") {
+  const ScenarioConformance c =
+      Conform("seed/1-send-crash-resend.naive.order.toml", SeedSql(),
+              "conform_test_seed");
+  CHECK_FALSE(c.divergence);
+  CHECK(c.paths_agreed == 1);
+  CHECK(c.steps_agreed == 11);
+}
+
+TEST_CASE(
+    "a monotonic projection without its version check diverges where "
+    "the older version arrives") {
+  SqlStatements broken = SeedSql();
+  broken.projection_monotonic = broken.projection_lww;
+  const ScenarioConformance c =
+      Conform("seed/6-projection-reorder.monotonic.order.toml", broken,
+              "conform_test_projection");
+  REQUIRE(c.divergence);
+  const Divergence& d = *c.divergence;
+  CHECK(d.path_label == "pinned order");
+  CHECK(d.step == 9);
+  CHECK(d.action_text == "consume(orders, 1, e1)");
+  CHECK(d.error.empty());
+  REQUIRE(d.differences.size() == 1);
+  CHECK(d.differences[0] == CellDifference{"orders.version[order-7]",
+                                           "projection_versions", "2", "1"});
+  REQUIRE(d.tables.size() == 1);
+  CHECK(d.tables[0].first == "projection_versions");
+  CHECK(c.steps_agreed == 8);
+}
+
+TEST_CASE(
+    "an inbox insert without ON CONFLICT fails at the redelivered "
+    "copy, and the report names the step and its SQL") {
+  SqlStatements broken = SeedSql();
+  broken.inbox_insert =
+      "INSERT INTO consumed_events (consumer, event_id) VALUES ($1, $2)";
+  const ScenarioConformance c =
+      Conform("seed/4-consumer-redelivery.inbox.order.toml", broken,
+              "conform_test_inbox");
+  REQUIRE(c.divergence);
+  const Divergence& d = *c.divergence;
+  CHECK(d.step == 6);
+  CHECK(d.action_text == "consume(billing, 1, e1)");
+  CHECK(d.error.find("duplicate key value violates unique constraint") !=
+        std::string::npos);
+  REQUIRE(d.statements.size() >= 3);
+  CHECK(d.statements[0].connection == "broker");
+  CHECK(d.statements[2].connection == "instance billing/1");
+  CHECK(d.statements[2].sql == broken.inbox_insert);
+}
+
+TEST_CASE("a schema in the way is refused and left as it was") {
+  Result<PgConnection> admin = PgConnection::Open(Conninfo());
+  REQUIRE(admin.ok());
+  PgConnection& conn = admin.value();
+  REQUIRE(conn.Exec("CREATE SCHEMA conform_test_in_the_way").ok());
+  REQUIRE(
+      conn.Exec("CREATE TABLE conform_test_in_the_way.outbox (x int)").ok());
+  REQUIRE(
+      conn.Exec("INSERT INTO conform_test_in_the_way.outbox VALUES (7)").ok());
+  ConformOptions options;
+  options.conninfo = Conninfo();
+  options.schema = "conform_test_in_the_way";
+  Result<ScenarioConformance> c = ConformScenario(
+      Checked("seed/4-consumer-redelivery.inbox.order.toml"), options, conn);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.status().message().find(
+            "schema \"conform_test_in_the_way\" already exists") !=
+        std::string::npos);
+  Result<PgRows> rows =
+      conn.Exec("SELECT x FROM conform_test_in_the_way.outbox");
+  REQUIRE(rows.ok());
+  REQUIRE(rows.value().rows.size() == 1);
+  CHECK(rows.value().rows[0][0] == "7");
+  CHECK(conn.Exec("DROP SCHEMA conform_test_in_the_way CASCADE").ok());
+}
+
+TEST_CASE(
+    "a concurrent duplicate credits once with the inbox: the second "
+    "INSERT waits for the first to commit") {
+  Result<ConcurrentDuplicate> r = RunConcurrentDuplicate(
+      Conninfo(), "conform_test_concurrent_inbox", Strategy::kCreditInbox);
+  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  CHECK(r.value().second_waited);
+  CHECK(r.value().database_credits == 1);
+  CHECK(r.value().model_credits == 1);
+}
+
+TEST_CASE(
+    "a concurrent duplicate credits twice with check_then_act under "
+    "READ COMMITTED") {
+  Result<ConcurrentDuplicate> r =
+      RunConcurrentDuplicate(Conninfo(), "conform_test_concurrent_check",
+                             Strategy::kCreditCheckThenAct);
+  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  CHECK(r.value().second_waited);
+  CHECK(r.value().database_credits == 2);
+  CHECK(r.value().model_credits == 2);
+}
+
+}  // namespace
+}  // namespace oc::conform
