@@ -77,7 +77,7 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
       out, "{}\n",
       conform::FormatClosingLine(results, admin.value().ServerVersion()));
   for (const conform::ScenarioConformance& c : results) {
-    if (c.divergence) return 1;
+    if (!c.agrees()) return 1;
   }
   return 0;
 }

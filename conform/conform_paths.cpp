@@ -66,16 +66,42 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
       fires[class_of(*it)] = true;
     }
     const std::vector<std::optional<Edge>> parent = ParentEdges(g);
-    auto first_uncovered_edge = [&]() -> std::optional<Edge> {
+    // taken[v][k]: the k-th out-edge of vertex v is on a further path.
+    std::vector<std::vector<bool>> taken(boost::num_vertices(g));
+    for (Vertex v = 0; v < taken.size(); ++v) {
+      taken[v].resize(boost::out_degree(v, g), false);
+    }
+    auto take = [&](Vertex v, std::size_t k, const Edge& e) {
+      taken[v][k] = true;
+      covered[class_of(e)] = true;
+    };
+    auto edge_index = [&](const Edge& e) {
+      std::size_t k = 0;
+      for (auto [it, end] = boost::out_edges(boost::source(e, g), g);
+           it != end && *it != e; ++it) {
+        ++k;
+      }
+      return k;
+    };
+    // The first edge, in vertex and edge order, that `wanted` accepts.
+    auto first_edge = [&](auto wanted) -> std::optional<Edge> {
       for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
-        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-          if (!covered[class_of(*it)]) return *it;
+        std::size_t k = 0;
+        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it, ++k) {
+          if (wanted(v, k, *it)) return *it;
         }
       }
       return std::nullopt;
     };
+    auto new_class = [&](Vertex, std::size_t, const Edge& e) {
+      return !covered[class_of(e)];
+    };
+    auto new_edge = [&](Vertex v, std::size_t k, const Edge&) {
+      return !taken[v][k];
+    };
     for (int n = 1; n <= further_paths; ++n) {
-      const std::optional<Edge> target = first_uncovered_edge();
+      std::optional<Edge> target = first_edge(new_class);
+      if (!target) target = first_edge(new_edge);
       if (!target) break;
       std::vector<Edge> edges;
       for (Vertex v = boost::source(*target, g); parent[v];
@@ -84,25 +110,32 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
       }
       edges.push_back(*target);
       std::set<Vertex> on_path = {0};
-      for (const Edge& e : edges) on_path.insert(boost::target(e, g));
-      std::vector<bool> taken = covered;
-      for (const Edge& e : edges) taken[class_of(e)] = true;
+      for (const Edge& e : edges) {
+        on_path.insert(boost::target(e, g));
+        take(boost::source(e, g), edge_index(e), e);
+      }
       Vertex at = boost::target(*target, g);
       while (edges.size() < kMaxPathLength) {
         std::optional<Edge> next;
-        for (auto [it, end] = boost::out_edges(at, g); it != end; ++it) {
-          if (!taken[class_of(*it)]) {
-            next = *it;
-            break;
+        std::size_t next_k = 0;
+        for (auto accept : {0, 1, 2}) {
+          std::size_t k = 0;
+          for (auto [it, end] = boost::out_edges(at, g); it != end && !next;
+               ++it, ++k) {
+            const bool ok = accept == 0 ? new_class(at, k, *it)
+                            : accept == 1
+                                ? new_edge(at, k, *it)
+                                : !on_path.count(boost::target(*it, g));
+            if (ok) {
+              next = *it;
+              next_k = k;
+            }
           }
-        }
-        for (auto [it, end] = boost::out_edges(at, g); it != end && !next;
-             ++it) {
-          if (!on_path.count(boost::target(*it, g))) next = *it;
+          if (next) break;
         }
         if (!next) break;
         edges.push_back(*next);
-        taken[class_of(*next)] = true;
+        take(at, next_k, *next);
         at = boost::target(*next, g);
         on_path.insert(at);
       }

@@ -1,15 +1,17 @@
 // Which paths of a scenario a conformance run replays against the database,
 // chosen deterministically: the pinned order of a pinned scenario; every
-// counterexample of an explored one; then further paths of its explored
-// state graph until every action class that fires in the graph is covered
-// (or the number of further paths reaches its limit).
+// counterexample of an explored one; then up to N further paths of its
+// explored state graph, first to cover every action class that fires in
+// the graph, then to take transitions no path took yet.
 //
-// A further path is built greedily: the shortest path to the first edge, in
-// breadth-first vertex order, whose action class no chosen path has yet;
-// that edge; then, step by step, the first edge of a still uncovered class,
-// or else the first edge to a state not yet on the path, until a state with
-// no successor (or kMaxPathLength steps). So the same scenario always gives
-// the same paths.
+// A further path is built greedily. It starts with the shortest path to
+// the first edge, in breadth-first vertex order, whose action class no
+// chosen path has yet, or, once every class is covered, to the first edge
+// no chosen further path has taken. Then, step by step, it takes the first
+// edge of a still uncovered class, else the first edge not yet taken, else
+// the first edge to a state not yet on the path, until a state with no
+// successor (or kMaxPathLength steps). So the same scenario always gives
+// the same paths, and spare paths go to transitions not yet replayed.
 
 #ifndef OUTBOX_CHECK_CONFORM_CONFORM_PATHS_H_
 #define OUTBOX_CHECK_CONFORM_CONFORM_PATHS_H_

@@ -54,6 +54,12 @@ Result<std::optional<Divergence>> ReplayPath(const OutboxModel& model,
       d.tables = TablesOf(d.differences, db.value());
       return std::optional<Divergence>(std::move(d));
     }
+    if (Status s =
+            driver.value()->ProbeClaims(trace.states[step], d.statements);
+        !s.ok()) {
+      d.error = s.message();
+      return std::optional<Divergence>(std::move(d));
+    }
     if (step > 0) {
       ++steps_agreed;
       before.push_back(d.action_text);
@@ -92,6 +98,18 @@ Result<ScenarioConformance> ConformScenario(const ScenarioResult& checked,
       break;
     }
     ++out.paths_agreed;
+  }
+  if (out.divergence) return out;
+  for (const Group& g : model.config().groups) {
+    if (g.instances < 2 || (g.strategy != Strategy::kCreditInbox &&
+                            g.strategy != Strategy::kCreditCheckThenAct)) {
+      continue;
+    }
+    Result<ConcurrentDuplicate> c = RunConcurrentDuplicate(
+        options.conninfo, options.schema, g.strategy, *options.sql);
+    if (!c.ok()) return c.status();
+    out.concurrent = std::move(c).value();
+    break;  // the run depends only on the strategy
   }
   return out;
 }

@@ -4,9 +4,12 @@
 // For each path (conform_paths.h) the run creates a fresh schema
 // (conform_schema.h), opens the driver's connections (sql_driver.h), checks
 // that the seeded rows equal the model's initial state, then runs each
-// action's SQL and compares the durable cells (durable_cells.h). It stops a
-// scenario at its first divergence, and drops every schema it created,
-// also after a divergence.
+// action's SQL and compares the durable cells (durable_cells.h). After each
+// comparison it also probes the claim's guard in every state
+// (SqlDriver::ProbeClaims), so that SQL which would claim a row the model
+// keeps out (or the reverse) is found even though the path never tries.
+// It stops a scenario at its first divergence, and drops every schema it
+// created, also after a divergence.
 
 #ifndef OUTBOX_CHECK_CONFORM_CONFORMANCE_RUN_H_
 #define OUTBOX_CHECK_CONFORM_CONFORMANCE_RUN_H_
@@ -16,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "conform/concurrent_duplicate.h"
 #include "conform/conform_paths.h"
 #include "conform/durable_cells.h"
 #include "conform/pg_connection.h"
@@ -55,6 +59,17 @@ struct ScenarioConformance {
   std::size_t steps_agreed = 0;  // actions whose rows matched, over paths
   PathSelection selection;       // what was chosen (paths, coverage)
   std::optional<Divergence> divergence;
+  // For a scenario with a credit.inbox or credit.check_then_act group of
+  // two or more instances, and no divergence: the concurrent duplicate run
+  // on two interleaved connections (concurrent_duplicate.h). Its credits
+  // must equal the model's.
+  std::optional<ConcurrentDuplicate> concurrent;
+
+  // No divergence, and the concurrent duplicate (if run) agrees.
+  bool agrees() const {
+    return !divergence && (!concurrent || concurrent->database_credits ==
+                                              concurrent->model_credits);
+  }
 };
 
 // Runs every selected path of `checked` against the database. The error

@@ -61,6 +61,13 @@ std::string FormatScenarioLine(const ScenarioConformance& c) {
     line += fmt::format("\n  not covered (--paths limit): {}",
                         Join(c.selection.uncovered));
   }
+  if (c.concurrent) {
+    const ConcurrentDuplicate& d = *c.concurrent;
+    std::string text = FormatConcurrentDuplicate(d);
+    if (c.agrees()) text = text.substr(0, text.find('\n'));  // timeline too
+    line += "\n  " + text;                                   // if it differs
+    while (!line.empty() && line.back() == '\n') line.pop_back();
+  }
   if (c.selection.no_graph) {
     line +=
         "\n  the state graph was over its limit: only counterexamples "
@@ -111,11 +118,12 @@ std::string FormatDivergence(const ScenarioConformance& c) {
 
 std::string FormatClosingLine(const std::vector<ScenarioConformance>& all,
                               const std::string& server_version) {
-  std::size_t paths = 0, steps = 0, diverging = 0;
+  std::size_t paths = 0, steps = 0, diverging = 0, concurrent = 0;
   for (const ScenarioConformance& c : all) {
     paths += c.paths_agreed;
     steps += c.steps_agreed;
-    if (c.divergence) ++diverging;
+    if (!c.agrees()) ++diverging;
+    if (c.concurrent) ++concurrent;
   }
   if (diverging > 0) {
     return fmt::format(
@@ -123,9 +131,13 @@ std::string FormatClosingLine(const std::vector<ScenarioConformance>& all,
         diverging, Plural(all.size(), "scenario"), server_version,
         Plural(paths, "path"), Plural(steps, "step"));
   }
-  return fmt::format("conformance: {}, {}, {} agree with PostgreSQL {}",
+  return fmt::format("conformance: {}, {}, {} agree with PostgreSQL {}{}",
                      Plural(all.size(), "scenario"), Plural(paths, "path"),
-                     Plural(steps, "step"), server_version);
+                     Plural(steps, "step"), server_version,
+                     concurrent == 0
+                         ? std::string()
+                         : fmt::format(" (and {} concurrent duplicate{})",
+                                       concurrent, concurrent == 1 ? "" : "s"));
 }
 
 }  // namespace oc::conform

@@ -12,7 +12,10 @@
 namespace oc::conform {
 
 // "send-crash-resend.inbox: 3 paths, 31 steps agree (1 counterexample,
-// 2 explored); covered: claim, send, ..." or "... DIVERGES at ...".
+// 2 explored)" or "...: DIVERGES on PATH, step N (...)", then indented
+// lines: the action classes covered (and those left out by the --paths
+// limit), and the concurrent duplicate's result when it ran (with its
+// timeline when it disagrees with the model).
 std::string FormatScenarioLine(const ScenarioConformance& c);
 
 // The first divergence: path, step, the steps before it, the step's SQL as

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "conform/conform_schema.h"
+#include "model/state_cells.h"
 
 namespace oc::conform {
 
@@ -175,6 +176,54 @@ Status SqlDriver::RunRelay(const Action& a, std::vector<RunStatement>& log) {
     default:
       return Status::Error("not a relay action");
   }
+}
+
+Status SqlDriver::ProbeClaims(const State& s, std::vector<RunStatement>& log) {
+  const Config& config = model_.config();
+  std::size_t relay = 0;
+  while (relay < relays_.size() && relays_[relay].busy) ++relay;
+  if (relay == relays_.size()) return Status::Ok();  // no relay can claim
+  std::vector<std::string> tokens;
+  for (const Cell& c : Cells(model_, s)) {
+    if (c.name.starts_with("outbox[") && c.name.ends_with("].token")) {
+      tokens.push_back(c.value);
+    }
+  }
+  const std::string& name = config.relays[relay];
+  const std::string label = "relay " + name + " (probe)";
+  for (std::size_t e = 0; e < config.events.size(); ++e) {
+    if (config.claim_bound > 0 && std::stoi(tokens[e]) >= config.claim_bound) {
+      continue;
+    }
+    const Action claim{ActionKind::kClaim, static_cast<std::uint8_t>(relay),
+                       static_cast<std::uint8_t>(e), 0, 0};
+    const std::optional<std::string> why = model_.WhyDisabled(s, claim);
+    PgConnection& conn = relay_conns_[relay];
+    if (Result<PgRows> r = Exec(conn, label, "BEGIN", {}, log); !r.ok()) {
+      return r.status();
+    }
+    Result<PgRows> rows =
+        Exec(conn, label, config.lease ? sql_.claim : sql_.claim_no_lease,
+             {std::to_string(e + 1), name}, log);
+    if (Result<PgRows> r = Exec(conn, label, "ROLLBACK", {}, log); !r.ok()) {
+      return r.status();
+    }
+    if (!rows.ok()) return rows.status();
+    const bool claimed = rows.value().rows.size() == 1;
+    if (claimed && why) {
+      return Status::Error(fmt::format(
+          "probing the claim's guard: the claim SQL claims {} for relay {} "
+          "(rolled back), but the model's {} is not enabled: {}",
+          config.events[e].name, name, FormatAction(config, claim), *why));
+    }
+    if (!claimed && !why) {
+      return Status::Error(fmt::format(
+          "probing the claim's guard: the claim SQL claims nothing, but the "
+          "model's {} is enabled",
+          FormatAction(config, claim)));
+    }
+  }
+  return Status::Ok();
 }
 
 Status SqlDriver::RunConsumer(const Action& a, std::vector<RunStatement>& log) {

@@ -52,6 +52,15 @@ class SqlDriver {
   // previous actions led to.
   Status Run(const Action& action, std::vector<RunStatement>& log);
 
+  // Checks the claim's guard against the model's in state `s`, the state
+  // the actions run so far led to: for each event, the first relay the
+  // driver holds idle tries the claim in a transaction it rolls back. The
+  // error says where they disagree: the model would claim and the SQL
+  // claims nothing, or the other way round. Events whose claims only the
+  // model's claim bound stops (a bound of the search, not of the system)
+  // are not probed. Appends the statements to `log`.
+  Status ProbeClaims(const State& s, std::vector<RunStatement>& log);
+
   SqlDriver(const SqlDriver&) = delete;
   SqlDriver& operator=(const SqlDriver&) = delete;
   ~SqlDriver();

@@ -8,6 +8,7 @@
 
 #include "conform/concurrent_duplicate.h"
 #include "conform/conformance_run.h"
+#include "conform/conformance_text.h"
 #include "scenarios/scenario_loader.h"
 
 namespace oc::conform {
@@ -15,9 +16,11 @@ namespace {
 
 std::string Conninfo() {
   const char* c = std::getenv("OC_TEST_POSTGRES");
-  REQUIRE_MESSAGE(c != nullptr,
-                  "OC_TEST_POSTGRES is not set; run through "
-                  "tests/conform/postgres_fixture.sh");
+  if (c == nullptr) {
+    FAIL(
+        "OC_TEST_POSTGRES is not set; run through "
+        "tests/conform/postgres_fixture.sh");
+  }
   return c;
 }
 
@@ -40,7 +43,7 @@ ScenarioConformance Conform(const std::string& file, const SqlStatements& sql,
   options.sql = &sql;
   Result<ScenarioConformance> c =
       ConformScenario(Checked(file), options, admin.value());
-  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  if (!c.ok()) FAIL(c.status().message());
   return std::move(c).value();
 }
 
@@ -75,6 +78,15 @@ TEST_CASE(
   REQUIRE(d.tables.size() == 1);
   CHECK(d.tables[0].first == "projection_versions");
   CHECK(c.steps_agreed == 8);
+  const std::string report = FormatDivergence(c);
+  CHECK(report.find("pinned order, step 9: consume(orders, 1, e1)\n") !=
+        std::string::npos);
+  CHECK(report.find("orders.version[order-7]: model 2, database 1 (table "
+                    "projection_versions)") != std::string::npos);
+  CHECK(report.find("[instance orders/1] " + broken.projection_lww) !=
+        std::string::npos);
+  CHECK(report.find("rows of projection_versions after the step:") !=
+        std::string::npos);
 }
 
 TEST_CASE(
@@ -96,6 +108,29 @@ TEST_CASE(
   CHECK(d.statements[0].connection == "broker");
   CHECK(d.statements[2].connection == "instance billing/1");
   CHECK(d.statements[2].sql == broken.inbox_insert);
+}
+
+TEST_CASE(
+    "a claim without its lease condition is caught by the claim "
+    "probe in the first state where the lease is active") {
+  SqlStatements broken = SeedSql();
+  broken.claim =
+      "UPDATE outbox SET lease_owner = $2, lease_token = lease_token + 1, "
+      "lease_expires_at = now() + interval '30 seconds' "
+      "WHERE id = $1 AND published_at IS NULL "
+      "RETURNING id, event_id, payload, lease_token";
+  const ScenarioConformance c =
+      Conform("seed/2-stale-completion.fenced.order.toml", broken,
+              "conform_test_claim");
+  REQUIRE(c.divergence);
+  const Divergence& d = *c.divergence;
+  CHECK(d.step == 1);
+  CHECK(d.action_text == "claim(A, e1)");
+  CHECK(d.differences.empty());
+  CHECK(d.error ==
+        "probing the claim's guard: the claim SQL claims e1 for relay B "
+        "(rolled back), but the model's claim(B, e1) is not enabled: the "
+        "lease of event e1 is active (token 1, owner A)");
 }
 
 TEST_CASE("a schema in the way is refused and left as it was") {
@@ -129,7 +164,7 @@ TEST_CASE(
     "INSERT waits for the first to commit") {
   Result<ConcurrentDuplicate> r = RunConcurrentDuplicate(
       Conninfo(), "conform_test_concurrent_inbox", Strategy::kCreditInbox);
-  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  if (!r.ok()) FAIL(r.status().message());
   CHECK(r.value().second_waited);
   CHECK(r.value().database_credits == 1);
   CHECK(r.value().model_credits == 1);
@@ -141,7 +176,7 @@ TEST_CASE(
   Result<ConcurrentDuplicate> r =
       RunConcurrentDuplicate(Conninfo(), "conform_test_concurrent_check",
                              Strategy::kCreditCheckThenAct);
-  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  if (!r.ok()) FAIL(r.status().message());
   CHECK(r.value().second_waited);
   CHECK(r.value().database_credits == 2);
   CHECK(r.value().model_credits == 2);
