@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/check_command.h"
+#include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "conform/conform_schema.h"
 #include "conform/conformance_run.h"
@@ -54,7 +55,12 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
   options.further_paths = flags.further_paths;
   std::vector<conform::ScenarioConformance> results;
   for (const Scenario& scenario : scenarios) {
-    Result<ScenarioResult> checked = CheckScenario(scenario);
+    // The same memory guard as `check`: a search too big for this machine
+    // stops cleanly; its counterexamples are still replayed, without
+    // further paths (the graph is kept only for small searches anyway).
+    CheckOptions check;
+    check.max_store_bytes = DefaultMemoryLimit();
+    Result<ScenarioResult> checked = CheckScenario(scenario, check);
     if (!checked.ok()) {
       fmt::print(err, "{}\n", checked.status().message());
       return kExitUsage;

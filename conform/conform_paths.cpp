@@ -33,6 +33,46 @@ std::vector<std::optional<Edge>> ParentEdges(const Graph& g) {
   return parent;
 }
 
+// Further paths without a graph: walks from the initial state through the
+// model's successors, preferring an action of an uncovered class, then one
+// not taken from that state before, then the first; until a state with no
+// successor. Used when the search was too big to keep its graph.
+void WalkPaths(const OutboxModel& model, int further_paths,
+               std::vector<bool>& covered,
+               const std::function<void(std::string, Trace)>& add) {
+  std::set<std::pair<std::uint64_t, std::size_t>> taken;
+  std::vector<std::pair<Action, State>> successors;
+  for (int n = 1; n <= further_paths; ++n) {
+    Trace trace;
+    trace.states.push_back(model.InitialStates().front());
+    bool new_ground = false;
+    while (trace.length() < kMaxPathLength) {
+      const State& at = trace.states.back();
+      successors.clear();
+      model.Successors(at, successors);
+      if (successors.empty()) break;
+      const std::uint64_t fp = model.Fingerprint(at);
+      std::size_t pick = 0;
+      bool found = false;
+      for (std::size_t k = 0; k < successors.size() && !found; ++k) {
+        const auto& [a, to] = successors[k];
+        if (!covered[model.ActionClass(at, a, to)]) pick = k, found = true;
+      }
+      for (std::size_t k = 0; k < successors.size() && !found; ++k) {
+        if (!taken.count({fp, k})) pick = k, found = true;
+      }
+      new_ground = new_ground || found;
+      taken.insert({fp, pick});
+      covered[model.ActionClass(at, successors[pick].first,
+                                successors[pick].second)] = true;
+      trace.actions.push_back(successors[pick].first);
+      trace.states.push_back(std::move(successors[pick].second));
+    }
+    if (!new_ground) break;  // the same walk again
+    add(fmt::format("walked path {}", n), std::move(trace));
+  }
+}
+
 }  // namespace
 
 PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
@@ -54,8 +94,17 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
     add("counterexample of " + v.property, v.trace);
   }
 
+  // The classes the search saw fire (its coverage counts), which the graph
+  // confirms below when there is one.
   std::vector<bool> fires(class_names.size(), false);
-  if (!result.replay && !result.exploration.graph) out.no_graph = true;
+  const std::vector<std::uint64_t>& counts = result.exploration.action_counts;
+  for (std::size_t c = 0; c < counts.size() && c < fires.size(); ++c) {
+    fires[c] = counts[c] > 0;
+  }
+  if (!result.replay && !result.exploration.graph) {
+    out.no_graph = true;
+    WalkPaths(model, further_paths, covered, add);
+  }
   if (result.exploration.graph) {
     const Graph& g = *result.exploration.graph;
     auto class_of = [&](const Edge& e) {

@@ -35,12 +35,14 @@ struct ConformPath {
 struct PathSelection {
   std::vector<ConformPath> paths;
   // Action classes (OutboxModel::ActionClassNames) some chosen path takes,
-  // and those that fire in the explored graph but no chosen path takes
-  // (because of the limit), in class order.
+  // and those that fired in the search but no chosen path takes (because
+  // of the limit, or a walk that missed them), in class order.
   std::vector<std::string> covered;
   std::vector<std::string> uncovered;
-  // Set when the search kept no graph (over its limit): only the pinned
-  // order and counterexamples are replayed.
+  // Set when the search kept no graph (too many states): the further
+  // paths ("walked path N") were then walked through the model's
+  // successors, preferring uncovered classes and untaken actions, without
+  // the graph's shortest prefixes; coverage is of what they took.
   bool no_graph = false;
 };
 

@@ -30,12 +30,14 @@ std::string Join(const std::vector<std::string>& items) {
 }  // namespace
 
 std::string FormatScenarioLine(const ScenarioConformance& c) {
-  std::size_t pinned = 0, counterexamples = 0, explored = 0;
+  std::size_t pinned = 0, counterexamples = 0, explored = 0, walked = 0;
   for (const ConformPath& p : c.selection.paths) {
     if (p.label == "pinned order") {
       ++pinned;
     } else if (p.label.starts_with("counterexample")) {
       ++counterexamples;
+    } else if (p.label.starts_with("walked")) {
+      ++walked;
     } else {
       ++explored;
     }
@@ -45,6 +47,7 @@ std::string FormatScenarioLine(const ScenarioConformance& c) {
   if (counterexamples)
     kinds.push_back(Plural(counterexamples, "counterexample"));
   if (explored) kinds.push_back(fmt::format("{} explored", explored));
+  if (walked) kinds.push_back(fmt::format("{} walked", walked));
   std::string line;
   if (c.divergence) {
     line =
@@ -58,7 +61,7 @@ std::string FormatScenarioLine(const ScenarioConformance& c) {
   }
   line += fmt::format("\n  covered: {}", Join(c.selection.covered));
   if (!c.selection.uncovered.empty()) {
-    line += fmt::format("\n  not covered (--paths limit): {}",
+    line += fmt::format("\n  not covered by these paths: {}",
                         Join(c.selection.uncovered));
   }
   if (c.concurrent) {
@@ -70,8 +73,8 @@ std::string FormatScenarioLine(const ScenarioConformance& c) {
   }
   if (c.selection.no_graph) {
     line +=
-        "\n  the state graph was over its limit: only counterexamples "
-        "were replayed";
+        "\n  the search was too big to keep its graph: further paths were "
+        "walked from the model";
   }
   return line;
 }

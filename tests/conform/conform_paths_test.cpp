@@ -9,11 +9,12 @@
 namespace oc::conform {
 namespace {
 
-ScenarioResult Checked(const std::string& file) {
+ScenarioResult Checked(const std::string& file,
+                       const CheckOptions& options = {}) {
   Result<Scenario> s =
       LoadScenario(std::string(OC_SOURCE_DIR) + "/scenarios/" + file);
   REQUIRE(s.ok());
-  Result<ScenarioResult> r = CheckScenario(s.value());
+  Result<ScenarioResult> r = CheckScenario(s.value(), options);
   REQUIRE(r.ok());
   return std::move(r).value();
 }
@@ -69,6 +70,28 @@ TEST_CASE("a pinned scenario replays its order and nothing else") {
   REQUIRE(p.paths.size() == 1);
   CHECK(p.paths[0].label == "pinned order");
   CHECK(p.paths[0].trace.length() == 7);
+}
+
+TEST_CASE("without a graph, further paths are walked through the model") {
+  CheckOptions no_graph;
+  no_graph.graph_limit = 0;
+  const ScenarioResult r = Checked("examples/cache-invalidate.toml", no_graph);
+  REQUIRE_FALSE(r.exploration.graph);
+  const PathSelection a = SelectPaths(r, 3);
+  const PathSelection b = SelectPaths(r, 3);
+  CHECK(a.no_graph);
+  REQUIRE(a.paths.size() == 3);
+  CHECK(a.paths[0].label == "walked path 1");
+  for (std::size_t i = 0; i < a.paths.size(); ++i) {
+    CHECK(a.paths[i].trace.actions == b.paths[i].trace.actions);
+    const Trace& t = a.paths[i].trace;
+    for (std::size_t s = 0; s < t.length(); ++s) {
+      Result<State> next = r.model->Apply(t.states[s], t.actions[s]);
+      REQUIRE(next.ok());
+      CHECK(next.value() == t.states[s + 1]);
+    }
+  }
+  CHECK(a.covered.size() + a.uncovered.size() == 8);
 }
 
 }  // namespace
