@@ -122,6 +122,15 @@ Status SqlDriver::RunRelay(const Action& a, std::vector<RunStatement>& log) {
   const std::string& relay_name = config.relays[a.relay];
   const std::string label = "relay " + relay_name;
   RelayMemory& relay = relays_[a.relay];
+  const bool needs_row = a.kind == ActionKind::kSend ||
+                         a.kind == ActionKind::kSendAckLost ||
+                         a.kind == ActionKind::kComplete;
+  if (needs_row && !relay.busy) {
+    return Status::Error(fmt::format(
+        "relay {} holds no claimed row (its claim returned none), but the "
+        "model's relay is working on one",
+        relay_name));
+  }
   switch (a.kind) {
     case ActionKind::kClaim: {
       Result<PgRows> rows =
@@ -231,6 +240,11 @@ Status SqlDriver::RunConsumer(const Action& a, std::vector<RunStatement>& log) {
   const int index = model_.FirstInstance(a.group) + a.instance;
   const std::string& group = config.groups[a.group].name;
   InstanceMemory& inst = instances_[index];
+  if (a.kind != ActionKind::kConsume && inst.event < 0) {
+    return Status::Error(fmt::format(
+        "instance {}/{} holds no delivery, but the model's instance does",
+        group, a.instance + 1));
+  }
   auto requeue = [&](int event) -> Status {
     Result<PgRows> rows = Exec(*broker_, "broker", sql_.broker_requeue,
                                {group, config.events[event].name}, log);
