@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(
-  g++ cmake ninja-build clang-format python3 chromium spin
+  g++ cmake ninja-build clang-format python3 chromium spin postgresql
   libboost1.81-dev libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev
+  libpq-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -12,6 +12,7 @@
 
 #include "cli/bench_command.h"
 #include "cli/check_command.h"
+#include "cli/conform_command.h"
 #include "cli/export_command.h"
 
 namespace {
@@ -143,6 +144,39 @@ int main(int argc, char** argv) {
   export_cmd->add_option("-o,--output", export_flags.output,
                          "Write to this file (default: standard output)");
 
+  oc::ConformFlags conform_flags;
+  CLI::App* conform_cmd = app.add_subcommand(
+      "conform",
+      "Replay each scenario's pinned order, counterexamples and further "
+      "explored paths against a real PostgreSQL, comparing the durable rows "
+      "with the model's state after every step");
+  conform_cmd->footer(
+      "Exit codes:\n"
+      "  0  every step of every path agrees with the database\n"
+      "  1  a divergence: the first one of each scenario is reported\n"
+      "  2  bad input or usage (a scenario file, a flag, a database that "
+      "cannot be reached, a role without the right to create a schema, a "
+      "schema in the way)");
+  conform_cmd
+      ->add_option("--postgres", conform_flags.postgres,
+                   "libpq connection string or URI, e.g. \"host=localhost "
+                   "dbname=scratch user=me\"")
+      ->required();
+  conform_cmd
+      ->add_option("--paths", conform_flags.further_paths,
+                   "Explored paths per scenario, beyond its counterexamples, "
+                   "chosen to cover every action class")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  conform_cmd
+      ->add_option("--schema", conform_flags.schema,
+                   "Schema to create, work in and drop for each path; it "
+                   "must not exist")
+      ->capture_default_str();
+  conform_cmd
+      ->add_option("paths", conform_flags.paths, "Scenario files or folders")
+      ->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -152,6 +186,9 @@ int main(int argc, char** argv) {
     return oc::kExitUsage;
   }
   if (bench->parsed()) return oc::RunBench(bench_flags, stdout, stderr);
+  if (conform_cmd->parsed()) {
+    return oc::RunConform(conform_flags, stdout, stderr);
+  }
   if (export_cmd->parsed()) {
     return oc::RunExport(export_flags, stdout, stderr);
   }

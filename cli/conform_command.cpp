@@ -1,0 +1,91 @@
+#include "cli/conform_command.h"
+
+#include <fmt/format.h>
+
+#include "cli/check_command.h"
+#include "cli/progress.h"
+#include "cli/scenario_paths.h"
+#include "conform/conform_schema.h"
+#include "conform/conformance_run.h"
+#include "conform/conformance_text.h"
+#include "conform/pg_connection.h"
+#include "scenarios/scenario_check.h"
+#include "scenarios/scenario_loader.h"
+
+namespace oc {
+
+int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
+  Result<std::vector<std::string>> files = ScenarioFiles(flags.paths);
+  if (!files.ok()) {
+    fmt::print(err, "outbox-check conform: {}\n", files.status().message());
+    return kExitUsage;
+  }
+  std::vector<Scenario> scenarios;
+  bool bad_input = false;
+  for (const std::string& file : files.value()) {
+    Result<Scenario> scenario = LoadScenario(file);
+    if (!scenario.ok()) {
+      fmt::print(err, "{}\n", scenario.status().message());
+      bad_input = true;
+      continue;
+    }
+    scenarios.push_back(std::move(scenario).value());
+  }
+  if (bad_input) return kExitUsage;
+  if (Status s = conform::CheckSchemaName(flags.schema); !s.ok()) {
+    fmt::print(err, "outbox-check conform: --schema: {}\n", s.message());
+    return kExitUsage;
+  }
+
+  Result<conform::PgConnection> admin =
+      conform::PgConnection::Open(flags.postgres);
+  if (!admin.ok()) {
+    fmt::print(err, "outbox-check conform: {}\n", admin.status().message());
+    return kExitUsage;
+  }
+  if (Status s = conform::CheckSchemaIsFree(admin.value(), flags.schema);
+      !s.ok()) {
+    fmt::print(err, "outbox-check conform: {}\n", s.message());
+    return kExitUsage;
+  }
+
+  conform::ConformOptions options;
+  options.conninfo = flags.postgres;
+  options.schema = flags.schema;
+  options.further_paths = flags.further_paths;
+  std::vector<conform::ScenarioConformance> results;
+  for (const Scenario& scenario : scenarios) {
+    // The same memory guard as `check`: a search too big for this machine
+    // stops cleanly; its counterexamples are still replayed, without
+    // further paths (the graph is kept only for small searches anyway).
+    CheckOptions check;
+    check.max_store_bytes = DefaultMemoryLimit();
+    Result<ScenarioResult> checked = CheckScenario(scenario, check);
+    if (!checked.ok()) {
+      fmt::print(err, "{}\n", checked.status().message());
+      return kExitUsage;
+    }
+    Result<conform::ScenarioConformance> c =
+        conform::ConformScenario(checked.value(), options, admin.value());
+    if (!c.ok()) {
+      fmt::print(err, "outbox-check conform: {}: {}\n", scenario.path,
+                 c.status().message());
+      return kExitUsage;
+    }
+    fmt::print(out, "{}\n", conform::FormatScenarioLine(c.value()));
+    if (c.value().divergence) {
+      fmt::print(out, "\n{}\n", conform::FormatDivergence(c.value()));
+    }
+    std::fflush(out);
+    results.push_back(std::move(c).value());
+  }
+  fmt::print(
+      out, "{}\n",
+      conform::FormatClosingLine(results, admin.value().ServerVersion()));
+  for (const conform::ScenarioConformance& c : results) {
+    if (!c.agrees()) return 1;
+  }
+  return 0;
+}
+
+}  // namespace oc
