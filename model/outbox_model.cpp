@@ -238,9 +238,8 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
   }
 }
 
-State OutboxModel::Effect(const State& before, const Action& a) const {
+void OutboxModel::Effect(State& s, const Action& a) const {
   const std::size_t events = config_.events.size();
-  State s = before;
   switch (a.kind) {
     case ActionKind::kClaim: {
       EventCells& row = s.events[a.event];
@@ -330,13 +329,15 @@ State OutboxModel::Effect(const State& before, const Action& a) const {
       break;
     }
   }
-  return s;
 }
 
 void OutboxModel::Successors(const State& s,
                              std::vector<std::pair<Action, State>>& out) const {
   auto offer = [&](const Action& a) {
-    if (Check(s, a) == Guard::kEnabled) out.emplace_back(a, Effect(s, a));
+    if (Check(s, a) == Guard::kEnabled) {
+      out.emplace_back(a, s);
+      Effect(out.back().second, a);
+    }
   };
   const auto events = static_cast<std::uint8_t>(config_.events.size());
   for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
@@ -519,7 +520,9 @@ Result<State> OutboxModel::Apply(const State& s, const Action& a) const {
   if (std::optional<std::string> why = WhyDisabled(s, a)) {
     return Status::Error(*why);
   }
-  return Effect(s, a);
+  State next = s;
+  Effect(next, a);
+  return next;
 }
 
 }  // namespace oc

@@ -107,8 +107,9 @@ class OutboxModel {
   enum class Guard : std::uint8_t;
 
   Guard Check(const State& s, const Action& a) const;
+  // Turns `s` into its successor by `a`, in place.
   // REQUIRES: Check(s, a) == Guard::kEnabled.
-  State Effect(const State& s, const Action& a) const;
+  void Effect(State& s, const Action& a) const;
   // Runs step `step` (0 or 1) of group's strategy for `event`, as one
   // transaction on the group's tables and the instance's private data.
   void RunStrategyStep(State& s, int group, int instance, int event,

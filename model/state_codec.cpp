@@ -187,7 +187,6 @@ StateCodec::StateCodec(const Config& config, const State& shape)
 }
 
 void StateCodec::Encode(const State& s, std::uint8_t* out) const {
-  std::memset(out, 0, size());
   std::uint64_t word = 0;  // bits not yet written, low first
   unsigned used = 0;       // how many bits of `word` are filled
   std::size_t field = 0;
