@@ -3,12 +3,17 @@
 #
 # Usage: bench/spin_compare.sh SCENARIO...
 #
-# For each scenario: `outbox-check check FILE --traces never` (distinct
-# states and seconds from its summary line), then its Promela export run by
+# For each scenario: `outbox-check bench FILE --json` under four settings
+# (symmetry off and on, one thread and two), then its Promela export run by
 # SPIN (pan compiled with -DNOREDUCE -DNOCLAIM -DSAFETY, compile time
-# excluded; "states, stored" and pan's elapsed time). Prints one table row
-# per scenario: states of each, whether they are equal, seconds of each,
-# the ratio SPIN seconds / our seconds, and states per second of each.
+# excluded; "states, stored" and pan's elapsed time). Prints one row per
+# scenario:
+#   states      ours (unreduced) and SPIN's, and whether they are equal;
+#   spin_s      pan's search seconds, and its states per second;
+#   1t_s        our unreduced search on one thread, its states per second,
+#               and spin_s / 1t_s (above 1: we are faster);
+#   2t_s        the same on two threads, and 1t_s / 2t_s (the speed-up);
+#   sym_s       with symmetry reduction on two threads, and spin_s / sym_s.
 #
 # Environment:
 #   OUTBOX_CHECK    the checker (default: build/outbox-check beside this
@@ -17,9 +22,9 @@
 #   PAN_FLAGS       pan's run flags (default: -m10000000 -w24 -A: a depth
 #                   limit far above any search here, a 2^24-slot hash table,
 #                   assertions ignored so a violation does not stop it)
-# Seconds are each tool's own figure: ours from the summary line (two
-# decimals), pan's "elapsed time"; both exclude start-up and, for SPIN,
-# generating and compiling pan.c.
+# Seconds are each tool's own figure of its search: ours from bench, pan's
+# "elapsed time"; both exclude start-up and, for SPIN, generating and
+# compiling pan.c. The machine's other load shows in both: run it twice.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,19 +56,29 @@ div() {
     'BEGIN { if (b + 0 == 0) print "-"; else printf f "\n", a / b }'
 }
 
-printf '%-40s %12s %12s %6s %9s %9s %8s %12s %12s\n' scenario our_states \
-  spin_states equal our_s spin_s spin/our our_st/s spin_st/s
+row() {
+  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s | %7s %5s | %7s %6s\n' "$@"
+}
+row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin \
+  2t_s x_1t sym_s x_spin
 status=0
 for file in "$@"; do
   name=$(basename "$file" .toml)
   dir="$work/$name"
   mkdir -p "$dir"
 
-  # Ours: "search: exhaustive ..., complete: N distinct states, ..., S s".
-  "$checker" check "$file" --traces never >"$dir/ours.log" 2>&1 || true
-  summary=$(grep -m1 'distinct states' "$dir/ours.log" || true)
-  our_states=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) distinct states.*/\1/p')
-  our_s=$(echo "$summary" | sed -n 's/.*, \([0-9.][0-9.]*\) s$/\1/p')
+  # Ours: one JSON line per setting, in the order asked for.
+  "$checker" bench "$file" --json --symmetry off,on --threads 1,2 \
+    >"$dir/ours.json" 2>"$dir/ours.log" || true
+  # field LINE KEY: the value of KEY on line LINE of ours.json.
+  field() {
+    sed -n "${1}p" "$dir/ours.json" |
+      sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\).*/\1/p"
+  }
+  our_states=$(field 1 states)
+  one_s=$(field 1 seconds)
+  two_s=$(field 2 seconds)
+  sym_s=$(field 4 seconds)
 
   # SPIN: export, generate and compile pan (not timed), run it.
   spin_states=
@@ -89,10 +104,11 @@ for file in "$@"; do
   equal=no
   [ -n "$our_states" ] && [ "$our_states" = "$spin_states" ] && equal=yes
   [ "$equal" = yes ] || status=1
-  printf '%-40s %12s %12s %6s %9s %9s %8s %12s %12s\n' "$name" \
-    "${our_states:--}" "${spin_states:--}" "$equal" "${our_s:--}" \
-    "${spin_s:--}" "$(div "${spin_s:-0}" "${our_s:-0}" '%.2f')" \
-    "$(div "${our_states:-0}" "${our_s:-0}" '%.0f')" \
-    "$(div "${spin_states:-0}" "${spin_s:-0}" '%.0f')"
+  row "$name" "${our_states:--}" "${spin_states:--}" "$equal" \
+    "${spin_s:--}" "$(div "${spin_states:-0}" "${spin_s:-0}" '%.0f')" \
+    "${one_s:--}" "$(div "${our_states:-0}" "${one_s:-0}" '%.0f')" \
+    "$(div "${spin_s:-0}" "${one_s:-0}" '%.2f')" \
+    "${two_s:--}" "$(div "${one_s:-0}" "${two_s:-0}" '%.2f')" \
+    "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')"
 done
 exit "$status"

@@ -14,10 +14,12 @@
 #ifndef OUTBOX_CHECK_EXPLORER_VISITED_STORE_H_
 #define OUTBOX_CHECK_EXPLORER_VISITED_STORE_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -44,6 +46,35 @@ inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
   h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
   return h ^ (h >> 31);
 }
+
+// A growable array that does not initialize what it adds, so that growing
+// the store costs no serial pass over new memory: its pages are first
+// touched by the threads that fill them.
+template <class T>
+class RawArray {
+ public:
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  // New elements are uninitialized; growth is by half at least.
+  void Resize(std::size_t n) {
+    if (n > capacity_) {
+      const std::size_t capacity = std::max(n, capacity_ + capacity_ / 2);
+      std::unique_ptr<T[]> bigger(new T[capacity]);
+      if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_ * sizeof(T));
+      data_ = std::move(bigger);
+      capacity_ = capacity;
+    }
+    size_ = n;
+  }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
 
 class VisitedStore {
  public:
@@ -132,15 +163,10 @@ class VisitedStore {
     }
   }
 
-  // Makes room for ids below `n`.
+  // Makes room for ids below `n`; what is new is set by Set.
   void Resize(std::size_t n) {
-    if (n > parents_.capacity()) {
-      const std::size_t capacity = std::max(n, parents_.capacity() * 3 / 2);
-      parents_.reserve(capacity);
-      bytes_.reserve(capacity * width_);
-    }
-    parents_.resize(n);
-    bytes_.resize(n * width_);
+    parents_.Resize(n);
+    bytes_.Resize(n * width_);
   }
   // REQUIRES: id < size().
   void Set(std::uint32_t id, const std::uint8_t* key, std::uint32_t parent) {
@@ -176,8 +202,8 @@ class VisitedStore {
   };
 
   std::size_t width_;
-  std::vector<std::uint8_t> bytes_;
-  std::vector<std::uint32_t> parents_;
+  RawArray<std::uint8_t> bytes_;
+  RawArray<std::uint32_t> parents_;
   std::array<StateTable, kShards> tables_;
   std::array<std::vector<Pending>, kShards> pending_;
 };

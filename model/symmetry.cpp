@@ -171,46 +171,54 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
 
   for (const std::vector<int>& members : event_classes_) {
     // Members in order of signature take the class's positions in order.
-    std::vector<int> order = members;
-    std::stable_sort(order.begin(), order.end(),
+    const std::size_t n = members.size();
+    std::array<int, kMaxEvents> order;
+    std::copy(members.begin(), members.end(), order.begin());
+    std::stable_sort(order.begin(),
+                     order.begin() + static_cast<std::ptrdiff_t>(n),
                      [&](int a, int b) { return signature[a] < signature[b]; });
-    // Runs of tied signatures: every order of each run.
-    std::vector<std::pair<std::size_t, std::size_t>> runs;
-    for (std::size_t i = 0; i < order.size();) {
+    // Runs of tied signatures, [first, end): every order of each run.
+    std::array<std::pair<std::uint8_t, std::uint8_t>, kMaxEvents> runs;
+    std::size_t run_count = 0;
+    for (std::size_t i = 0; i < n;) {
       std::size_t j = i + 1;
-      while (j < order.size() && signature[order[j]] == signature[order[i]]) {
-        ++j;
+      while (j < n && signature[order[j]] == signature[order[i]]) ++j;
+      if (j - i > 1) {
+        runs[run_count++] = {static_cast<std::uint8_t>(i),
+                             static_cast<std::uint8_t>(j)};
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(i),
+                  order.begin() + static_cast<std::ptrdiff_t>(j));
       }
-      if (j - i > 1) runs.emplace_back(i, j);
       i = j;
     }
-    std::vector<Permutation> next;
-    for (const Permutation& base : *out) {
-      std::vector<int> arrangement = order;
-      for (const auto& [from, to] : runs) {
-        std::sort(arrangement.begin() + static_cast<std::ptrdiff_t>(from),
-                  arrangement.begin() + static_cast<std::ptrdiff_t>(to));
-      }
+    const std::size_t bases = out->size();
+    for (std::size_t b = 0; b < bases; ++b) {
+      std::array<int, kMaxEvents> arrangement = order;
+      bool first = true;
       for (;;) {
-        Permutation p = base;
-        for (std::size_t k = 0; k < members.size(); ++k) {
+        Permutation p = (*out)[b];
+        for (std::size_t k = 0; k < n; ++k) {
           p[static_cast<std::size_t>(arrangement[k])] =
               static_cast<std::uint8_t>(members[k]);
         }
-        next.push_back(p);
-        // The next arrangement: odometer over the runs' permutations.
-        std::size_t r = 0;
-        for (; r < runs.size(); ++r) {
-          const auto b =
-              arrangement.begin() + static_cast<std::ptrdiff_t>(runs[r].first);
-          const auto e =
-              arrangement.begin() + static_cast<std::ptrdiff_t>(runs[r].second);
-          if (std::next_permutation(b, e)) break;  // wrapped runs reset
+        if (first) {
+          (*out)[b] = p;  // the base's first extension replaces it
+          first = false;
+        } else {
+          out->push_back(p);
         }
-        if (r == runs.size()) break;
+        // The next arrangement: an odometer over the runs' permutations
+        // (a run that wraps around is back in order and carries).
+        std::size_t r = 0;
+        for (; r < run_count; ++r) {
+          if (std::next_permutation(arrangement.begin() + runs[r].first,
+                                    arrangement.begin() + runs[r].second)) {
+            break;
+          }
+        }
+        if (r == run_count) break;
       }
     }
-    *out = std::move(next);
   }
 }
 
