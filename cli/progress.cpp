@@ -54,9 +54,12 @@ void ProgressLine::Update(const explorer::Stats& stats) {
   if (printed_ && now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
   printed_ = true;
-  fmt::print(out_, "\r\033[K{}: {} states, depth {}, {:.0f} states/s, {} MiB",
-             label_, stats.states, stats.depth,
-             static_cast<double>(stats.states) / stats.seconds,
+  // Stored states: what the search has found so far (one per orbit under
+  // symmetry); the unreduced count is known per expanded level only.
+  fmt::print(out_,
+             "\r\033[K{}: {} states stored, depth {}, {:.0f} states/s, {} MiB",
+             label_, stats.stored_states, stats.depth,
+             static_cast<double>(stats.stored_states) / stats.seconds,
              ResidentBytes() >> 20);
   std::fflush(out_);
 }

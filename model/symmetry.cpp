@@ -315,8 +315,9 @@ std::uint64_t Symmetry::OrbitSize(const State& s,
                                   const StateCodec& codec) const {
   const std::size_t n = codec.size();
   std::array<std::uint8_t, kMaxEncoded> best, candidate;
-  std::vector<int> relay_ties, instance_ties, best_relay_ties,
-      best_instance_ties;
+  // Reused per thread: this runs once per stored state.
+  thread_local std::vector<int> relay_ties, instance_ties, best_relay_ties,
+      best_instance_ties, runs;
   std::uint64_t at_best = 0;  // event permutations that reach the least
   thread_local std::vector<Permutation> perms;
   Candidates(s, &perms);
@@ -346,7 +347,7 @@ std::uint64_t Symmetry::OrbitSize(const State& s,
   for (std::size_t g = 0; g + 1 < group_first_.size(); ++g) {
     const int k = group_first_[g + 1] - group_first_[g];
     if (k < 2) continue;
-    std::vector<int> runs;
+    runs.clear();
     for (int sum = 0; sum < k; sum += best_instance_ties[at++]) {
       runs.push_back(best_instance_ties[at]);
     }
