@@ -89,6 +89,10 @@ Symmetry::Symmetry(const Config& config)
     event_classes_.push_back(members);
   }
   event_group_order_ = permutations;
+  in_class_.assign(config.events.size(), false);
+  for (const std::vector<int>& members : event_classes_) {
+    for (int e : members) in_class_[static_cast<std::size_t>(e)] = true;
+  }
 }
 
 bool Symmetry::trivial() const {
@@ -129,12 +133,15 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
   const int events = events_;
   const int groups = static_cast<int>(group_first_.size()) - 1;
   // A signature per event from what no renaming changes.
-  std::array<std::uint64_t, kMaxEvents> signature{};
+  // Only the first `events` entries are used (and set: no zeroing of the
+  // whole arrays, which showed in profiles).
+  std::array<std::uint64_t, kMaxEvents> signature;
   auto mix = [](std::uint64_t h, std::uint64_t v) {
     h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
     return h ^ (h >> 31);
   };
   for (int e = 0; e < events; ++e) {
+    if (!in_class_[static_cast<std::size_t>(e)]) continue;
     const EventCells& c = s.events[e];
     std::uint64_t h =
         mix(0, c.published | (c.token << 1) |
@@ -150,7 +157,8 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
     signature[e] = h;
   }
   // Holders add to their event's signature in any order (a sum).
-  std::array<std::uint64_t, kMaxEvents> held{};
+  std::array<std::uint64_t, kMaxEvents> held;
+  for (int e = 0; e < events; ++e) held[e] = 0;
   for (const RelayCells& r : s.relays) {
     if (r.event == 0) continue;
     const bool current = r.token == s.events[r.event - 1].token;
@@ -167,16 +175,26 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
                                    (static_cast<std::uint64_t>(c.memo) << 2));
     }
   }
-  for (int e = 0; e < events; ++e) signature[e] = mix(signature[e], held[e]);
+  for (int e = 0; e < events; ++e) {
+    if (in_class_[static_cast<std::size_t>(e)]) {
+      signature[e] = mix(signature[e], held[e]);
+    }
+  }
 
   for (const std::vector<int>& members : event_classes_) {
     // Members in order of signature take the class's positions in order.
     const std::size_t n = members.size();
     std::array<int, kMaxEvents> order;
     std::copy(members.begin(), members.end(), order.begin());
-    std::stable_sort(order.begin(),
-                     order.begin() + static_cast<std::ptrdiff_t>(n),
-                     [&](int a, int b) { return signature[a] < signature[b]; });
+    // Insertion sort: a few elements, stable, no allocation.
+    for (std::size_t i = 1; i < n; ++i) {
+      const int e = order[i];
+      std::size_t j = i;
+      for (; j > 0 && signature[order[j - 1]] > signature[e]; --j) {
+        order[j] = order[j - 1];
+      }
+      order[j] = e;
+    }
     // Runs of tied signatures, [first, end): every order of each run.
     std::array<std::pair<std::uint8_t, std::uint8_t>, kMaxEvents> runs;
     std::size_t run_count = 0;

@@ -74,6 +74,7 @@ class Symmetry {
   std::vector<int> group_first_;  // first instance of each group, and end
   std::vector<std::string> group_names_, relay_names_;
   std::vector<std::vector<int>> event_classes_;  // used classes, size >= 2
+  std::vector<bool> in_class_;                   // event is in one of them
   std::vector<std::string> event_names_;
   std::uint64_t event_group_order_ = 1;  // |product of class symmetric groups|
 };
