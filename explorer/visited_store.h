@@ -47,33 +47,39 @@ inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
   return h ^ (h >> 31);
 }
 
-// A growable array that does not initialize what it adds, so that growing
-// the store costs no serial pass over new memory: its pages are first
-// touched by the threads that fill them.
-template <class T>
-class RawArray {
+// Records of `width` bytes, numbered densely, kept in blocks of 2^16
+// records that are never moved: growing allocates one more block, copies
+// nothing, and leaves at most one block unused. New records are
+// uninitialized, so their pages are first touched by the threads that fill
+// them rather than by a serial pass.
+class RecordBlocks {
  public:
+  static constexpr int kShift = 16;
+  static constexpr std::size_t kPerBlock = std::size_t{1} << kShift;
+
+  explicit RecordBlocks(std::size_t width) : width_(width) {}
   std::size_t size() const { return size_; }
-  std::size_t capacity() const { return capacity_; }
-  T* data() { return data_.get(); }
-  const T* data() const { return data_.get(); }
-  T& operator[](std::size_t i) { return data_[i]; }
-  const T& operator[](std::size_t i) const { return data_[i]; }
-  // New elements are uninitialized; growth is by half at least.
+  std::size_t Bytes() const {
+    return blocks_.size() * kPerBlock * width_ +
+           blocks_.capacity() * sizeof(blocks_[0]);
+  }
+  std::uint8_t* at(std::size_t i) {
+    return blocks_[i >> kShift].get() + (i & (kPerBlock - 1)) * width_;
+  }
+  const std::uint8_t* at(std::size_t i) const {
+    return blocks_[i >> kShift].get() + (i & (kPerBlock - 1)) * width_;
+  }
   void Resize(std::size_t n) {
-    if (n > capacity_) {
-      const std::size_t capacity = std::max(n, capacity_ + capacity_ / 2);
-      std::unique_ptr<T[]> bigger(new T[capacity]);
-      if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_ * sizeof(T));
-      data_ = std::move(bigger);
-      capacity_ = capacity;
+    while (blocks_.size() * kPerBlock < n) {
+      blocks_.emplace_back(new std::uint8_t[kPerBlock * width_]);
     }
     size_ = n;
   }
 
  private:
-  std::unique_ptr<T[]> data_;
-  std::size_t size_ = 0, capacity_ = 0;
+  std::size_t width_;
+  std::size_t size_ = 0;
+  std::vector<std::unique_ptr<std::uint8_t[]>> blocks_;
 };
 
 class VisitedStore {
@@ -84,15 +90,18 @@ class VisitedStore {
   static std::size_t ShardOf(std::uint64_t hash) { return hash >> 58; }
 
   // `width`: bytes per key.
-  explicit VisitedStore(std::size_t width) : width_(width) {}
+  explicit VisitedStore(std::size_t width)
+      : width_(width), keys_(width), parents_(sizeof(std::uint32_t)) {}
   VisitedStore(const VisitedStore&) = delete;
   VisitedStore& operator=(const VisitedStore&) = delete;
 
   std::size_t size() const { return parents_.size(); }
-  const std::uint8_t* at(std::uint32_t id) const {
-    return bytes_.data() + static_cast<std::size_t>(id) * width_;
+  const std::uint8_t* at(std::uint32_t id) const { return keys_.at(id); }
+  std::uint32_t parent(std::uint32_t id) const {
+    std::uint32_t p;
+    std::memcpy(&p, parents_.at(id), sizeof p);
+    return p;
   }
-  std::uint32_t parent(std::uint32_t id) const { return parents_[id]; }
 
   // Stores `key` with no parent unless it is there: its id, and whether it
   // is new.
@@ -166,13 +175,12 @@ class VisitedStore {
   // Makes room for ids below `n`; what is new is set by Set.
   void Resize(std::size_t n) {
     parents_.Resize(n);
-    bytes_.Resize(n * width_);
+    keys_.Resize(n);
   }
   // REQUIRES: id < size().
   void Set(std::uint32_t id, const std::uint8_t* key, std::uint32_t parent) {
-    std::memcpy(bytes_.data() + static_cast<std::size_t>(id) * width_, key,
-                width_);
-    parents_[id] = parent;
+    std::memcpy(keys_.at(id), key, width_);
+    std::memcpy(parents_.at(id), &parent, sizeof parent);
   }
 
   // Gives the shard's fresh entries of the last Deduplicate their ids:
@@ -188,7 +196,7 @@ class VisitedStore {
   }
 
   std::size_t Bytes() const {
-    std::size_t bytes = bytes_.capacity() + parents_.capacity() * 4;
+    std::size_t bytes = keys_.Bytes() + parents_.Bytes();
     for (const StateTable& t : tables_) bytes += t.Bytes();
     return bytes;
   }
@@ -202,8 +210,8 @@ class VisitedStore {
   };
 
   std::size_t width_;
-  RawArray<std::uint8_t> bytes_;
-  RawArray<std::uint32_t> parents_;
+  RecordBlocks keys_;     // width_ bytes per id
+  RecordBlocks parents_;  // 4 bytes per id
   std::array<StateTable, kShards> tables_;
   std::array<std::vector<Pending>, kShards> pending_;
 };
