@@ -398,8 +398,12 @@ Exploration<M> Explore(const M& model,
         first_id[c + 1] = first_id[c] + fresh;
       }
       std::size_t end_id = first_id[n_chunks];
-      if (options.max_states && end_id > *options.max_states) {
-        end_id = std::max<std::size_t>(store.size(), *options.max_states);
+      // The store numbers states with 31 bits: more is a state limit too.
+      const std::size_t limit = std::min<std::uint64_t>(
+          options.max_states.value_or(VisitedStore::kMaxStates),
+          VisitedStore::kMaxStates);
+      if (end_id > limit) {
+        end_id = std::max<std::size_t>(store.size(), limit);
         result.stop = Stop::kMaxStates;
       }
       store.Resize(end_id);

@@ -87,6 +87,8 @@ class VisitedStore {
   static constexpr std::size_t kShards = 64;
   static constexpr std::uint32_t kNoParent =
       std::numeric_limits<std::uint32_t>::max();
+  // Ids below 2^31; the top bit marks provisional entries.
+  static constexpr std::uint64_t kMaxStates = std::uint64_t{1} << 31;
   static std::size_t ShardOf(std::uint64_t hash) { return hash >> 58; }
 
   // `width`: bytes per key.
