@@ -186,31 +186,113 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   for (std::uint8_t w : widths_) bits_ += w;
 }
 
+namespace {
+
+// Packs values of the given widths, least significant bit first.
+class BitWriter {
+ public:
+  explicit BitWriter(std::uint8_t* out) : at_(out) {}
+  void Put(unsigned value, unsigned width) {
+    if (width == 0) return;
+    word_ |= static_cast<std::uint64_t>(value) << used_;
+    used_ += width;
+    if (used_ >= 32) {  // flush four bytes; widths are <= 16
+      const auto low = static_cast<std::uint32_t>(word_);
+      std::memcpy(at_, &low, 4);
+      at_ += 4;
+      word_ >>= 32;
+      used_ -= 32;
+    }
+  }
+  void Finish() {
+    for (unsigned i = 0; i < used_; i += 8) {
+      *at_++ = static_cast<std::uint8_t>(word_ >> i);
+    }
+  }
+
+ private:
+  std::uint8_t* at_;
+  std::uint64_t word_ = 0;  // bits not yet written
+  unsigned used_ = 0;       // how many bits of word_ are filled
+};
+
+}  // namespace
+
 void StateCodec::Encode(const State& s, std::uint8_t* out) const {
-  std::uint64_t word = 0;  // bits not yet written, low first
-  unsigned used = 0;       // how many bits of `word` are filled
+  BitWriter writer(out);
   std::size_t field = 0;
-  std::uint8_t* at = out;
   VisitFields(s, events_, groups_, instance_group_.data(),
               [&](const auto& value, Field, int) {
                 const unsigned width = widths_[field];
                 const auto v = static_cast<unsigned>(value);
                 if ((v >> width) != 0) FieldOverflow(field, v, width);
                 ++field;
-                if (width == 0) return;
-                word |= static_cast<std::uint64_t>(v) << used;
-                used += width;
-                if (used >= 32) {  // flush four bytes; widths are <= 16
-                  const auto low = static_cast<std::uint32_t>(word);
-                  std::memcpy(at, &low, 4);
-                  at += 4;
-                  word >>= 32;
-                  used -= 32;
-                }
+                writer.Put(v, width);
               });
-  for (unsigned i = 0; i < used; i += 8) {
-    *at++ = static_cast<std::uint8_t>(word >> i);
+  writer.Finish();
+}
+
+void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
+                               std::uint8_t* out) const {
+  // The fields in VisitFields's order, read through the renaming.
+  BitWriter writer(out);
+  std::size_t field = 0;
+  auto put = [&](unsigned v) {
+    const unsigned width = widths_[field];
+    if ((v >> width) != 0) FieldOverflow(field, v, width);
+    ++field;
+    writer.Put(v, width);
+  };
+  auto relay_ref = [&](std::uint8_t ref) -> unsigned {
+    return ref == 0 ? 0 : r.relay_to[ref - 1] + 1u;
+  };
+  auto event_ref = [&](std::uint8_t ref) -> unsigned {
+    return ref == 0 ? 0 : r.event_to[ref - 1] + 1u;
+  };
+  const auto events = static_cast<std::size_t>(events_);
+  for (std::size_t e = 0; e < events; ++e) {
+    const EventCells& c = s.events[r.event_from[e]];
+    put(c.published);
+    put(relay_ref(c.owner));
+    put(c.token);
+    put(static_cast<unsigned>(c.lease));
+    put(c.completed_token);
+    put(c.offered);
   }
+  for (std::size_t i = 0; i < s.relays.size(); ++i) {
+    const RelayCells& c = s.relays[r.relay_from[i]];
+    put(static_cast<unsigned>(c.phase));
+    put(event_ref(c.event));
+    put(c.token);
+  }
+  for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    const InstanceCells& c = s.instances[r.instance_from[i]];
+    put(static_cast<unsigned>(c.phase));
+    put(event_ref(c.event));
+    put(c.memo);
+  }
+  for (std::size_t g = 0; g < static_cast<std::size_t>(groups_); ++g) {
+    for (std::size_t e = 0; e < events; ++e) {
+      const GroupEventCells& c = s.group_events[g * events + r.event_from[e]];
+      put(c.ready);
+      put(c.effects);
+      put(c.inbox);
+      put(c.ledger);
+      put(c.sent);
+    }
+  }
+  for (const GroupKeyCells& c : s.group_keys) {
+    put(c.version);
+    put(c.fresh);
+  }
+  const Budgets& b = s.budgets;
+  put(b.premature_expiries);
+  put(b.relay_crashes);
+  put(b.lost_publish_acks);
+  put(b.lost_consumer_acks);
+  put(b.consumer_crashes);
+  put(b.redeliveries);
+  writer.Finish();
 }
 
 State StateCodec::Decode(const std::uint8_t* in) const {

@@ -20,6 +20,7 @@
 #ifndef OUTBOX_CHECK_MODEL_STATE_CODEC_H_
 #define OUTBOX_CHECK_MODEL_STATE_CODEC_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,15 @@
 #include "model/state.h"
 
 namespace oc {
+
+// A renaming of a State's relays, instances and events: new index from old
+// (`*_to`) and old index from new (`*_from`). Instance indices are global
+// (State::instances), and a renaming keeps each instance in its group.
+struct Renaming {
+  std::array<std::uint8_t, kMaxEvents> event_to, event_from;
+  std::array<std::uint8_t, kMaxRelays> relay_to, relay_from;
+  std::array<std::uint8_t, kMaxGroups * kMaxInstances> instance_from;
+};
 
 class StateCodec {
  public:
@@ -43,6 +53,11 @@ class StateCodec {
   // Writes size() bytes to `out` (unused high bits of the last byte are 0).
   // REQUIRES: `s` has the shape's sizes and is reachable in the config.
   void Encode(const State& s, std::uint8_t* out) const;
+  // Encode of `s` renamed by `r`, without building the renamed State:
+  // every cell moves to its new index and every reference to a relay or
+  // an event follows. REQUIRES: as Encode; `r` is a renaming of s's shape.
+  void EncodeRenamed(const State& s, const Renaming& r,
+                     std::uint8_t* out) const;
   // REQUIRES: `in` holds size() bytes written by Encode.
   State Decode(const std::uint8_t* in) const;
 

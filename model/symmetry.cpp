@@ -240,78 +240,67 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
   }
 }
 
-State Symmetry::Arrange(const State& s, const Permutation& to,
-                        std::vector<int>* relay_ties,
-                        std::vector<int>* instance_ties) const {
-  State t = s;
+Renaming Symmetry::Arrange(const State& s, const Permutation& to,
+                           std::vector<int>* relay_ties,
+                           std::vector<int>* instance_ties) const {
+  Renaming m;
   const int events = events_;
   const int groups = static_cast<int>(group_first_.size()) - 1;
-  auto event_ref = [&](std::uint8_t ref) -> std::uint8_t {
-    return ref == 0 ? 0 : static_cast<std::uint8_t>(to[ref - 1] + 1);
-  };
-  for (int e = 0; e < events; ++e) t.events[to[e]] = s.events[e];
-  for (int g = 0; g < groups; ++g) {
-    for (int e = 0; e < events; ++e) {
-      t.group_events[g * events + to[e]] = s.group_events[g * events + e];
-    }
+  for (int e = 0; e < events; ++e) {
+    m.event_to[e] = to[e];
+    m.event_from[to[e]] = static_cast<std::uint8_t>(e);
   }
+  auto event_ref = [&](std::uint8_t ref) -> std::uint64_t {
+    return ref == 0 ? 0 : to[ref - 1] + 1u;
+  };
   // Relays, by their cells and then by the (renamed) events they own.
   std::array<std::uint64_t, kMaxRelays> owned{};
   for (int e = 0; e < events; ++e) {
-    if (t.events[e].owner != 0) owned[t.events[e].owner - 1] |= 1u << e;
+    const std::uint8_t owner = s.events[e].owner;
+    if (owner != 0) owned[owner - 1] |= 1u << to[e];
   }
   std::array<std::uint64_t, kMaxRelays> keys;
   for (int r = 0; r < relays_; ++r) {
     const RelayCells& c = s.relays[r];
-    const std::uint64_t key =
-        (static_cast<std::uint64_t>(c.phase) << 40) |
-        (static_cast<std::uint64_t>(event_ref(c.event)) << 32) |
-        (static_cast<std::uint64_t>(c.token) << 16) | owned[r];
+    const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 40) |
+                              (event_ref(c.event) << 32) |
+                              (static_cast<std::uint64_t>(c.token) << 16) |
+                              owned[r];
     keys[r] = (key << kIndexBits) | static_cast<std::uint64_t>(r);
   }
   std::sort(keys.begin(), keys.begin() + relays_);
-  std::array<std::uint8_t, kMaxRelays> new_index{};
   for (int pos = 0; pos < relays_; ++pos) {
-    const int r = static_cast<int>(keys[pos] & ((1u << kIndexBits) - 1));
-    new_index[r] = static_cast<std::uint8_t>(pos);
-    RelayCells c = s.relays[r];
-    c.event = event_ref(c.event);
-    t.relays[pos] = c;
+    const auto r =
+        static_cast<std::uint8_t>(keys[pos] & ((1u << kIndexBits) - 1));
+    m.relay_from[pos] = r;
+    m.relay_to[r] = static_cast<std::uint8_t>(pos);
     keys[pos] >>= kIndexBits;
   }
   if (relay_ties) Runs(keys.data(), relays_, relay_ties);
-  for (int e = 0; e < events; ++e) {
-    std::uint8_t& owner = t.events[e].owner;
-    if (owner != 0) owner = static_cast<std::uint8_t>(new_index[owner - 1] + 1);
-  }
   // Each group's instances, by their cells.
   std::array<std::uint64_t, kMaxInstances> ikeys;
   for (int g = 0; g < groups; ++g) {
     const int first = group_first_[g];
     const int k = group_first_[g + 1] - first;
     if (k < 2) {
-      if (k == 1)
-        t.instances[first].event = event_ref(s.instances[first].event);
+      if (k == 1) m.instance_from[first] = static_cast<std::uint8_t>(first);
       continue;
     }
     for (int i = 0; i < k; ++i) {
       const InstanceCells& c = s.instances[first + i];
-      const std::uint64_t key =
-          (static_cast<std::uint64_t>(c.phase) << 16) |
-          (static_cast<std::uint64_t>(event_ref(c.event)) << 8) | c.memo;
+      const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 16) |
+                                (event_ref(c.event) << 8) | c.memo;
       ikeys[i] = (key << kIndexBits) | static_cast<std::uint64_t>(i);
     }
     std::sort(ikeys.begin(), ikeys.begin() + k);
     for (int pos = 0; pos < k; ++pos) {
       const int i = static_cast<int>(ikeys[pos] & ((1u << kIndexBits) - 1));
-      InstanceCells c = s.instances[first + i];
-      c.event = event_ref(c.event);
-      t.instances[first + pos] = c;
+      m.instance_from[first + pos] = static_cast<std::uint8_t>(first + i);
       ikeys[pos] >>= kIndexBits;
     }
     if (instance_ties) Runs(ikeys.data(), k, instance_ties);
   }
-  return t;
+  return m;
 }
 
 void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
@@ -319,10 +308,11 @@ void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
   const std::size_t n = codec.size();
   thread_local std::vector<Permutation> perms;
   Candidates(s, &perms);
-  codec.Encode(Arrange(s, perms[0], nullptr, nullptr), out);
+  codec.EncodeRenamed(s, Arrange(s, perms[0], nullptr, nullptr), out);
   std::array<std::uint8_t, kMaxEncoded> candidate;
   for (std::size_t p = 1; p < perms.size(); ++p) {
-    codec.Encode(Arrange(s, perms[p], nullptr, nullptr), candidate.data());
+    codec.EncodeRenamed(s, Arrange(s, perms[p], nullptr, nullptr),
+                        candidate.data());
     if (std::memcmp(candidate.data(), out, n) < 0) {
       std::memcpy(out, candidate.data(), n);
     }
@@ -342,8 +332,8 @@ std::uint64_t Symmetry::OrbitSize(const State& s,
   for (std::size_t p = 0; p < perms.size(); ++p) {
     relay_ties.clear();
     instance_ties.clear();
-    codec.Encode(Arrange(s, perms[p], &relay_ties, &instance_ties),
-                 candidate.data());
+    codec.EncodeRenamed(s, Arrange(s, perms[p], &relay_ties, &instance_ties),
+                        candidate.data());
     const int order =
         p == 0 ? -1 : std::memcmp(candidate.data(), best.data(), n);
     if (order < 0) {

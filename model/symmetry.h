@@ -62,12 +62,12 @@ class Symmetry {
   // when no class is used.
   void Candidates(const State& s, std::vector<Permutation>* out) const;
 
-  // Renames `s` by event permutation `to` (event e becomes to[e]), then
-  // sorts relays and instances. Returns the renamed state; `relay_ties` and
-  // `instance_ties` get the sizes of runs of equal relays and instances.
-  State Arrange(const State& s, const Permutation& to,
-                std::vector<int>* relay_ties,
-                std::vector<int>* instance_ties) const;
+  // The renaming of `s` that takes event e to to[e] and sorts relays and
+  // each group's instances; `relay_ties` and `instance_ties` (if not null)
+  // get the sizes of runs of equal relays and instances.
+  Renaming Arrange(const State& s, const Permutation& to,
+                   std::vector<int>* relay_ties,
+                   std::vector<int>* instance_ties) const;
 
   int events_ = 0;
   int relays_ = 0;

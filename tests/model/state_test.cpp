@@ -5,6 +5,7 @@
 
 #include "model/outbox_model.h"
 #include "model/state_cells.h"
+#include "model/state_codec.h"
 #include "model_test_util.h"
 
 namespace oc {
@@ -97,6 +98,21 @@ TEST_CASE("the state codec round-trips and tells every reachable state apart") {
     m.Encode(s, bytes.data());
     CHECK(m.Decode(bytes.data()) == s);
     encodings.insert(bytes);
+    // Renamed by the identity, the encoding is the same.
+    Renaming identity;
+    for (std::uint8_t i = 0; i < identity.event_to.size(); ++i) {
+      identity.event_to[i] = identity.event_from[i] = i;
+    }
+    for (std::uint8_t i = 0; i < identity.relay_to.size(); ++i) {
+      identity.relay_to[i] = identity.relay_from[i] = i;
+    }
+    for (std::uint8_t i = 0; i < identity.instance_from.size(); ++i) {
+      identity.instance_from[i] = i;
+    }
+    std::vector<std::uint8_t> renamed(m.EncodedSize());
+    StateCodec(c, m.InitialStates().front())
+        .EncodeRenamed(s, identity, renamed.data());
+    CHECK(renamed == bytes);
   }
   CHECK(encodings.size() == seen.size());
   // Field widths from the bounds: tokens <= 1 + X = 2 and copies <= 2 take
