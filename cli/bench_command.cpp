@@ -11,7 +11,6 @@
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "scenarios/scenario_check.h"
-#include "scenarios/scenario_loader.h"
 
 namespace oc {
 namespace {
@@ -48,20 +47,12 @@ std::uint64_t PeakResidentBytes() {
 }  // namespace
 
 int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
-  Result<std::vector<std::string>> files = ScenarioFiles(flags.paths);
-  if (!files.ok()) {
-    fmt::print(err, "outbox-check: {}\n", files.status().message());
-    return kExitUsage;
-  }
+  std::optional<std::vector<Scenario>> loaded =
+      LoadScenarios(flags.paths, "outbox-check", err);
+  if (!loaded) return kExitUsage;
   std::vector<Scenario> scenarios;
-  for (const std::string& file : files.value()) {
-    Result<Scenario> s = LoadScenario(file);
-    if (!s.ok()) {
-      fmt::print(err, "{}\n", s.status().message());
-      return kExitUsage;
-    }
-    if (!s.value().order.empty()) continue;  // nothing to search
-    scenarios.push_back(std::move(s).value());
+  for (Scenario& s : *loaded) {
+    if (s.order.empty()) scenarios.push_back(std::move(s));  // searches only
   }
   std::vector<int> thread_counts = flags.threads;
   if (thread_counts.empty()) {

@@ -12,34 +12,10 @@
 #include "reports/text_report.h"
 #include "scenarios/regression_scenario.h"
 #include "scenarios/scenario_check.h"
-#include "scenarios/scenario_loader.h"
 #include "scenarios/scenario_writer.h"
 
 namespace oc {
 namespace {
-
-// Loads every file, printing every error; nullopt if any failed.
-std::optional<std::vector<Scenario>> LoadAll(
-    const std::vector<std::string>& paths, std::FILE* err) {
-  Result<std::vector<std::string>> files = ScenarioFiles(paths);
-  if (!files.ok()) {
-    fmt::print(err, "outbox-check: {}\n", files.status().message());
-    return std::nullopt;
-  }
-  std::vector<Scenario> scenarios;
-  bool bad_input = false;
-  for (const std::string& file : files.value()) {
-    Result<Scenario> scenario = LoadScenario(file);
-    if (!scenario.ok()) {
-      fmt::print(err, "{}\n", scenario.status().message());
-      bad_input = true;
-      continue;
-    }
-    scenarios.push_back(std::move(scenario).value());
-  }
-  if (bad_input) return std::nullopt;
-  return scenarios;
-}
 
 // GitHub Actions workflow commands: "%", CR and LF must be escaped in the
 // message, and also "," and ":" in properties.
@@ -112,7 +88,8 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
                "outbox-check: --graph draws one scenario; give one file\n");
     return kExitUsage;
   }
-  std::optional<std::vector<Scenario>> scenarios = LoadAll(flags.paths, err);
+  std::optional<std::vector<Scenario>> scenarios =
+      LoadScenarios(flags.paths, "outbox-check", err);
   if (!scenarios) return kExitUsage;
   if (flags.graph && scenarios->size() != 1) {
     fmt::print(err,

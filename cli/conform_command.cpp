@@ -10,28 +10,14 @@
 #include "conform/conformance_text.h"
 #include "conform/pg_connection.h"
 #include "scenarios/scenario_check.h"
-#include "scenarios/scenario_loader.h"
 
 namespace oc {
 
 int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
-  Result<std::vector<std::string>> files = ScenarioFiles(flags.paths);
-  if (!files.ok()) {
-    fmt::print(err, "outbox-check conform: {}\n", files.status().message());
-    return kExitUsage;
-  }
-  std::vector<Scenario> scenarios;
-  bool bad_input = false;
-  for (const std::string& file : files.value()) {
-    Result<Scenario> scenario = LoadScenario(file);
-    if (!scenario.ok()) {
-      fmt::print(err, "{}\n", scenario.status().message());
-      bad_input = true;
-      continue;
-    }
-    scenarios.push_back(std::move(scenario).value());
-  }
-  if (bad_input) return kExitUsage;
+  std::optional<std::vector<Scenario>> loaded =
+      LoadScenarios(flags.paths, "outbox-check conform", err);
+  if (!loaded) return kExitUsage;
+  std::vector<Scenario>& scenarios = *loaded;
   if (Status s = conform::CheckSchemaName(flags.schema); !s.ok()) {
     fmt::print(err, "outbox-check conform: --schema: {}\n", s.message());
     return kExitUsage;

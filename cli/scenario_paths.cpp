@@ -7,6 +7,8 @@
 #include <set>
 #include <system_error>
 
+#include "scenarios/scenario_loader.h"
+
 namespace oc {
 
 Result<std::vector<std::string>> ScenarioFiles(
@@ -45,6 +47,29 @@ Result<std::vector<std::string>> ScenarioFiles(
     }
   }
   return files;
+}
+
+std::optional<std::vector<Scenario>> LoadScenarios(
+    const std::vector<std::string>& paths, std::string_view prefix,
+    std::FILE* err) {
+  Result<std::vector<std::string>> files = ScenarioFiles(paths);
+  if (!files.ok()) {
+    fmt::print(err, "{}: {}\n", prefix, files.status().message());
+    return std::nullopt;
+  }
+  std::vector<Scenario> scenarios;
+  bool bad_input = false;
+  for (const std::string& file : files.value()) {
+    Result<Scenario> scenario = LoadScenario(file);
+    if (!scenario.ok()) {
+      fmt::print(err, "{}\n", scenario.status().message());
+      bad_input = true;
+      continue;
+    }
+    scenarios.push_back(std::move(scenario).value());
+  }
+  if (bad_input) return std::nullopt;
+  return scenarios;
 }
 
 }  // namespace oc

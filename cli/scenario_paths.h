@@ -3,10 +3,14 @@
 #ifndef OUTBOX_CHECK_CLI_SCENARIO_PATHS_H_
 #define OUTBOX_CHECK_CLI_SCENARIO_PATHS_H_
 
+#include <cstdio>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/status.h"
+#include "scenarios/scenario.h"
 
 namespace oc {
 
@@ -16,6 +20,13 @@ namespace oc {
 // once. Fails on a path that does not exist or a folder with no scenario.
 Result<std::vector<std::string>> ScenarioFiles(
     const std::vector<std::string>& paths);
+
+// Loads the scenario files of `paths` (ScenarioFiles), printing every
+// error to `err` ("PREFIX: ..." for a bad path, the loader's file:line:col
+// message for a bad file); nullopt if any failed, which is exit code 2.
+std::optional<std::vector<Scenario>> LoadScenarios(
+    const std::vector<std::string>& paths, std::string_view prefix,
+    std::FILE* err);
 
 }  // namespace oc
 
