@@ -29,12 +29,17 @@ enum class Field : std::uint8_t {
   kBudget,
 };
 
-// Calls `f(field, what, group)` for every field of `s`, in packing order;
-// `group` is the consumer group the field belongs to, or -1.
-// `instance_group[i]` is the group of instance i.
+// Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
+// packing order: the cells at each new index are read from their old index
+// (references inside them are left to `f`, which knows `what` they are).
+// `group` is the consumer group the field belongs to, or -1;
+// `instance_group[i]` is the group of instance i. The one place that fixes
+// the packing order: Encode, EncodeRenamed, Decode and the widths use it.
 template <class S, class F>
-void VisitFields(S& s, int events, int groups, const int* instance_group, F f) {
-  for (auto& e : s.events) {
+void VisitFields(S& s, int events, int groups, const int* instance_group,
+                 const Renaming& m, F f) {
+  for (std::size_t i = 0; i < s.events.size(); ++i) {
+    auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
     f(e.owner, Field::kRelayRef, -1);
     f(e.token, Field::kToken, -1);
@@ -42,20 +47,22 @@ void VisitFields(S& s, int events, int groups, const int* instance_group, F f) {
     f(e.completed_token, Field::kToken, -1);
     f(e.offered, Field::kOffered, -1);
   }
-  for (auto& r : s.relays) {
+  for (std::size_t i = 0; i < s.relays.size(); ++i) {
+    auto& r = s.relays[m.relay_from[i]];
     f(r.phase, Field::kPhase, -1);
     f(r.event, Field::kEventRef, -1);
     f(r.token, Field::kToken, -1);
   }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
-    auto& inst = s.instances[i];
+    auto& inst = s.instances[m.instance_from[i]];
     f(inst.phase, Field::kPhase, instance_group[i]);
     f(inst.event, Field::kEventRef, instance_group[i]);
     f(inst.memo, Field::kMemo, instance_group[i]);
   }
   for (int g = 0; g < groups; ++g) {
     for (int e = 0; e < events; ++e) {
-      auto& c = s.group_events[static_cast<std::size_t>(g * events + e)];
+      auto& c = s.group_events[static_cast<std::size_t>(g * events) +
+                               m.event_from[static_cast<std::size_t>(e)]];
       f(c.ready, Field::kReady, g);
       f(c.effects, Field::kEffects, g);
       f(c.inbox, Field::kInbox, g);
@@ -177,7 +184,7 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   events_ = static_cast<int>(config.events.size());
   groups_ = static_cast<int>(config.groups.size());
   State s = shape_;
-  VisitFields(s, events_, groups_, instance_group_.data(),
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_,
               [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
@@ -219,79 +226,26 @@ class BitWriter {
 }  // namespace
 
 void StateCodec::Encode(const State& s, std::uint8_t* out) const {
-  BitWriter writer(out);
-  std::size_t field = 0;
-  VisitFields(s, events_, groups_, instance_group_.data(),
-              [&](const auto& value, Field, int) {
-                const unsigned width = widths_[field];
-                const auto v = static_cast<unsigned>(value);
-                if ((v >> width) != 0) FieldOverflow(field, v, width);
-                ++field;
-                writer.Put(v, width);
-              });
-  writer.Finish();
+  EncodeRenamed(s, identity_, out);
 }
 
 void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
                                std::uint8_t* out) const {
-  // The fields in VisitFields's order, read through the renaming.
   BitWriter writer(out);
   std::size_t field = 0;
-  auto put = [&](unsigned v) {
-    const unsigned width = widths_[field];
-    if ((v >> width) != 0) FieldOverflow(field, v, width);
-    ++field;
-    writer.Put(v, width);
-  };
-  auto relay_ref = [&](std::uint8_t ref) -> unsigned {
-    return ref == 0 ? 0 : r.relay_to[ref - 1] + 1u;
-  };
-  auto event_ref = [&](std::uint8_t ref) -> unsigned {
-    return ref == 0 ? 0 : r.event_to[ref - 1] + 1u;
-  };
-  const auto events = static_cast<std::size_t>(events_);
-  for (std::size_t e = 0; e < events; ++e) {
-    const EventCells& c = s.events[r.event_from[e]];
-    put(c.published);
-    put(relay_ref(c.owner));
-    put(c.token);
-    put(static_cast<unsigned>(c.lease));
-    put(c.completed_token);
-    put(c.offered);
-  }
-  for (std::size_t i = 0; i < s.relays.size(); ++i) {
-    const RelayCells& c = s.relays[r.relay_from[i]];
-    put(static_cast<unsigned>(c.phase));
-    put(event_ref(c.event));
-    put(c.token);
-  }
-  for (std::size_t i = 0; i < s.instances.size(); ++i) {
-    const InstanceCells& c = s.instances[r.instance_from[i]];
-    put(static_cast<unsigned>(c.phase));
-    put(event_ref(c.event));
-    put(c.memo);
-  }
-  for (std::size_t g = 0; g < static_cast<std::size_t>(groups_); ++g) {
-    for (std::size_t e = 0; e < events; ++e) {
-      const GroupEventCells& c = s.group_events[g * events + r.event_from[e]];
-      put(c.ready);
-      put(c.effects);
-      put(c.inbox);
-      put(c.ledger);
-      put(c.sent);
-    }
-  }
-  for (const GroupKeyCells& c : s.group_keys) {
-    put(c.version);
-    put(c.fresh);
-  }
-  const Budgets& b = s.budgets;
-  put(b.premature_expiries);
-  put(b.relay_crashes);
-  put(b.lost_publish_acks);
-  put(b.lost_consumer_acks);
-  put(b.consumer_crashes);
-  put(b.redeliveries);
+  VisitFields(s, events_, groups_, instance_group_.data(), r,
+              [&](const auto& value, Field what, int) {
+                auto v = static_cast<unsigned>(value);
+                if (v != 0 && what == Field::kRelayRef) {
+                  v = r.relay_to[v - 1] + 1u;
+                } else if (v != 0 && what == Field::kEventRef) {
+                  v = r.event_to[v - 1] + 1u;
+                }
+                const unsigned width = widths_[field];
+                if ((v >> width) != 0) FieldOverflow(field, v, width);
+                ++field;
+                writer.Put(v, width);
+              });
   writer.Finish();
 }
 
@@ -301,7 +255,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   unsigned have = 0;
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
-  VisitFields(s, events_, groups_, instance_group_.data(),
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_,
               [&](auto& value, Field, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;

@@ -37,6 +37,21 @@ struct Renaming {
   std::array<std::uint8_t, kMaxEvents> event_to, event_from;
   std::array<std::uint8_t, kMaxRelays> relay_to, relay_from;
   std::array<std::uint8_t, kMaxGroups * kMaxInstances> instance_from;
+
+  // The renaming that changes nothing.
+  static Renaming Identity() {
+    Renaming r;
+    for (std::size_t i = 0; i < r.event_to.size(); ++i) {
+      r.event_to[i] = r.event_from[i] = static_cast<std::uint8_t>(i);
+    }
+    for (std::size_t i = 0; i < r.relay_to.size(); ++i) {
+      r.relay_to[i] = r.relay_from[i] = static_cast<std::uint8_t>(i);
+    }
+    for (std::size_t i = 0; i < r.instance_from.size(); ++i) {
+      r.instance_from[i] = static_cast<std::uint8_t>(i);
+    }
+    return r;
+  }
 };
 
 class StateCodec {
@@ -67,6 +82,7 @@ class StateCodec {
   int groups_ = 0;
   std::vector<int> instance_group_;   // group of each instance
   std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
+  Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
 };
 

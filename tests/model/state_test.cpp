@@ -99,16 +99,7 @@ TEST_CASE("the state codec round-trips and tells every reachable state apart") {
     CHECK(m.Decode(bytes.data()) == s);
     encodings.insert(bytes);
     // Renamed by the identity, the encoding is the same.
-    Renaming identity;
-    for (std::uint8_t i = 0; i < identity.event_to.size(); ++i) {
-      identity.event_to[i] = identity.event_from[i] = i;
-    }
-    for (std::uint8_t i = 0; i < identity.relay_to.size(); ++i) {
-      identity.relay_to[i] = identity.relay_from[i] = i;
-    }
-    for (std::uint8_t i = 0; i < identity.instance_from.size(); ++i) {
-      identity.instance_from[i] = i;
-    }
+    const Renaming identity = Renaming::Identity();
     std::vector<std::uint8_t> renamed(m.EncodedSize());
     StateCodec(c, m.InitialStates().front())
         .EncodeRenamed(s, identity, renamed.data());
