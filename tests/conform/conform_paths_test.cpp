@@ -47,6 +47,16 @@ TEST_CASE("counterexamples come first, then explored paths, at most N") {
   CHECK(SelectPaths(r, 0).paths.size() == 1);
 }
 
+// Every step of `t` is an enabled action of the model, leading to the
+// trace's next state.
+void CheckIsModelTrace(const OutboxModel& model, const Trace& t) {
+  for (std::size_t s = 0; s < t.length(); ++s) {
+    Result<State> next = model.Apply(t.states[s], t.actions[s]);
+    REQUIRE(next.ok());
+    CHECK(next.value() == t.states[s + 1]);
+  }
+}
+
 TEST_CASE("path selection is deterministic and every path is a model trace") {
   const ScenarioResult r = Checked("seed/5-concurrent-duplicate.inbox.toml");
   const PathSelection a = SelectPaths(r, 8);
@@ -54,12 +64,7 @@ TEST_CASE("path selection is deterministic and every path is a model trace") {
   REQUIRE(a.paths.size() == b.paths.size());
   for (std::size_t i = 0; i < a.paths.size(); ++i) {
     CHECK(a.paths[i].trace.actions == b.paths[i].trace.actions);
-    const Trace& t = a.paths[i].trace;
-    for (std::size_t s = 0; s < t.length(); ++s) {
-      Result<State> next = r.model->Apply(t.states[s], t.actions[s]);
-      REQUIRE(next.ok());
-      CHECK(next.value() == t.states[s + 1]);
-    }
+    CheckIsModelTrace(*r.model, a.paths[i].trace);
   }
 }
 
@@ -84,12 +89,7 @@ TEST_CASE("without a graph, further paths are walked through the model") {
   CHECK(a.paths[0].label == "walked path 1");
   for (std::size_t i = 0; i < a.paths.size(); ++i) {
     CHECK(a.paths[i].trace.actions == b.paths[i].trace.actions);
-    const Trace& t = a.paths[i].trace;
-    for (std::size_t s = 0; s < t.length(); ++s) {
-      Result<State> next = r.model->Apply(t.states[s], t.actions[s]);
-      REQUIRE(next.ok());
-      CHECK(next.value() == t.states[s + 1]);
-    }
+    CheckIsModelTrace(*r.model, a.paths[i].trace);
   }
   CHECK(a.covered.size() + a.uncovered.size() == 8);
 }
