@@ -101,9 +101,10 @@ int main(int argc, char** argv) {
   oc::BenchFlags bench_flags;
   CLI::App* bench = app.add_subcommand(
       "bench",
-      "Search benchmark scenarios (default: scenarios/bench) and print states, "
-      "transitions, depth, seconds, states per second, bytes per stored state "
-      "and peak memory");
+      "Search benchmark scenarios (default: scenarios/bench) under each "
+      "setting (threads, symmetry) and print states, states stored, "
+      "transitions, depth, seconds, stored states per second, bytes per "
+      "stored state and peak memory");
   bench->add_option("paths", bench_flags.paths, "Scenario files or folders")
       ->capture_default_str();
   bench

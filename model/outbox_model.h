@@ -3,8 +3,9 @@
 // An OutboxModel is immutable once built and thread-compatible: every member
 // is const and deterministic, so the same state always yields the same
 // successors in the same order. It knows nothing of search; it offers what a
-// generic explorer needs (InitialStates, Successors, BlockedByBound,
-// Fingerprint) and what a replay needs (WhyDisabled, Apply).
+// generic explorer needs (InitialStates, Successors, BlockedByBound, the
+// encoding, and the symmetry), a Fingerprint for looking states up, and what
+// a replay needs (WhyDisabled, Apply).
 //
 // Successor order, which fixes which of several shortest traces a
 // breadth-first search reports: for each relay in order, claim(r, e) for each
