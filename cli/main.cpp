@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
       ->add_option("--threads", flags.threads,
                    "Search on this many threads (default: every hardware "
                    "thread); results do not depend on it")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1024));
   check->add_flag("--no-symmetry", flags.no_symmetry,
                   "Store every state instead of one per symmetry orbit "
                   "(same verdicts, counts and trace lengths; slower)");
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
       ->add_option("--threads", bench_flags.threads,
                    "Thread counts to measure (default: 1 and every hardware "
                    "thread)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 1024))
       ->delimiter(',');
   bench
       ->add_option("--symmetry", bench_flags.symmetry,
