@@ -28,6 +28,13 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
                flags.scenario, scenario.value().name);
     return kExitUsage;
   }
+  if (std::string why; !IsSeedPipeline(scenario.value().config, &why)) {
+    fmt::print(err,
+               "{}: scenario '{}': {}; the Promela export covers only the "
+               "seed's lease_token relay\n",
+               flags.scenario, scenario.value().name, why);
+    return kExitUsage;
+  }
   const std::string model = reports::PromelaModel(scenario.value());
   if (!flags.output) {
     fmt::print(out, "{}", model);

@@ -74,6 +74,11 @@ bool NotifyAtMostOnce(const OutboxModel& model, const State& s) {
                          [](const GroupEventCells& c) { return c.sent <= 1; });
 }
 
+bool OfferedAtMostOnce(const OutboxModel&, const State& s) {
+  return std::all_of(s.events.begin(), s.events.end(),
+                     [](const EventCells& e) { return e.offered <= 1; });
+}
+
 bool EventuallyOffered(const OutboxModel&, const State& s) {
   return std::all_of(s.events.begin(), s.events.end(), [](const EventCells& e) {
     return e.published == 1 && e.offered >= 1;
@@ -174,6 +179,10 @@ constexpr Invariant kInvariants[] = {
     {"cache_consistent", InvariantKind::kAtRest,
      "cache[g][k] of every cache group: at rest, every entry fresh",
      StrategyFamily::kCache, false, CacheConsistent, nullptr},
+    {"offered_at_most_once", InvariantKind::kSafety,
+     "broker offered[e]: at most 1 for every event (the broker holds at most "
+     "one copy: no duplicate send)",
+     std::nullopt, false, OfferedAtMostOnce, nullptr},
 };
 
 std::string_view FamilyName(StrategyFamily f) {

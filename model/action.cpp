@@ -39,6 +39,10 @@ constexpr KindInfo kKinds[kActionKindCount] = {
     {ActionKind::kAckLost, "ack_lost", Args::kGroupInstance},
     {ActionKind::kCrashConsumer, "crash_consumer", Args::kGroupInstance},
     {ActionKind::kRedeliver, "redeliver", Args::kGroupInstance},
+    {ActionKind::kSourceCommit, "source_commit", Args::kEvent},
+    {ActionKind::kCommitFails, "commit_fails", Args::kRelay},
+    {ActionKind::kFlushOffset, "flush_offset", Args::kRelay},
+    {ActionKind::kLoseWrite, "lose_write", Args::kEvent},
 };
 
 std::string_view Trim(std::string_view s) {

@@ -6,6 +6,8 @@
 //   crash_relay(A)  consume(billing, 1, e1)  step(billing, 1)
 //   acknowledge(billing, 1)  ack_lost(billing, 1)  crash_consumer(billing, 1)
 //   redeliver(billing, 1)
+//   source_commit(e1)  commit_fails(A)  flush_offset(A)  lose_write(e1)
+//                                                      (issue 8's actions)
 //
 // Relays, events and groups are named as in the Config; instances are
 // numbered from 1 within their group. FormatAction and ParseAction round-trip.
@@ -35,8 +37,13 @@ enum class ActionKind : std::uint8_t {
   kAckLost,        // group, instance
   kCrashConsumer,  // group, instance
   kRedeliver,      // group, instance
+  // Issue 8.
+  kSourceCommit,  // event: its source transaction commits
+  kCommitFails,   // relay (row_lock): the commit after the send fails
+  kFlushOffset,   // relay (cdc_offset): the read position becomes durable
+  kLoseWrite,     // event: the broker loses a copy it acknowledged
 };
-inline constexpr int kActionKindCount = 12;
+inline constexpr int kActionKindCount = 16;
 
 // "claim", "send_ack_lost", ...
 std::string_view ActionKindName(ActionKind kind);

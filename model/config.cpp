@@ -75,7 +75,112 @@ Status CheckBudget(std::string_view field, int value) {
   return Status::Ok();
 }
 
+constexpr std::string_view kRelayStyleNames[] = {
+    "lease_token", "row_lock", "sequence_cursor", "cdc_offset"};
+constexpr std::string_view kMessageIdentityNames[] = {"outbox_id",
+                                                      "per_attempt"};
+
+// The rules that tie the relay style to the rest of the configuration.
+Status CheckRelayStyle(const Config& config) {
+  const RelayStyle style = config.relay_style;
+  const std::string_view name = RelayStyleName(style);
+  const FaultBudgets& b = config.budgets;
+  if (style != RelayStyle::kLeaseToken) {
+    if (!config.lease || !config.fencing) {
+      return Status::Error(fmt::format(
+          "switches.{}: relay.style '{}' has no lease and no fencing token; "
+          "leave [switches] out",
+          config.lease ? "fencing" : "lease", name));
+    }
+    if (b.premature_expiries > 0) {
+      return Status::Error(fmt::format(
+          "faults.premature_expiries: relay.style '{}' has no lease to "
+          "expire; only 'lease_token' takes premature expiries",
+          name));
+    }
+    if (config.claim_bound > 0) {
+      return Status::Error(fmt::format(
+          "bounds.claims: relay.style '{}' takes no claim bound; only "
+          "'lease_token' does",
+          name));
+    }
+  }
+  if (style != RelayStyle::kRowLock && b.failed_commits > 0) {
+    return Status::Error(fmt::format(
+        "faults.failed_commits: relay.style '{}' takes no failed commits; "
+        "only 'row_lock' does (its send and its commit share a transaction)",
+        name));
+  }
+  if ((style == RelayStyle::kSequenceCursor ||
+       style == RelayStyle::kCdcOffset) &&
+      config.relays.size() != 1) {
+    return Status::Error(fmt::format(
+        "relays: relay.style '{}' runs exactly one relay (one cursor or "
+        "connector); got {}",
+        name, config.relays.size()));
+  }
+  if (config.message_id == MessageIdentity::kPerAttempt) {
+    for (const auto& [field, value] :
+         {std::pair<std::string_view, int>{"lost_consumer_acks",
+                                           b.lost_consumer_acks},
+          {"consumer_crashes", b.consumer_crashes},
+          {"redeliveries", b.redeliveries}}) {
+      if (value > 0) {
+        return Status::Error(fmt::format(
+            "faults.{}: relay.message_id 'per_attempt' is modelled only "
+            "without broker redeliveries to consumers (a redelivered copy "
+            "keeps its id); set it to 0",
+            field));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+std::string_view RelayStyleName(RelayStyle s) {
+  return kRelayStyleNames[static_cast<int>(s)];
+}
+
+std::optional<RelayStyle> ParseRelayStyle(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kRelayStyleNames); ++i) {
+    if (kRelayStyleNames[i] == name) return static_cast<RelayStyle>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view MessageIdentityName(MessageIdentity m) {
+  return kMessageIdentityNames[static_cast<int>(m)];
+}
+
+std::optional<MessageIdentity> ParseMessageIdentity(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kMessageIdentityNames); ++i) {
+    if (kMessageIdentityNames[i] == name) {
+      return static_cast<MessageIdentity>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+bool IsSeedPipeline(const Config& config, std::string* why) {
+  std::string reason;
+  if (config.relay_style != RelayStyle::kLeaseToken) {
+    reason =
+        fmt::format("relay.style is '{}'", RelayStyleName(config.relay_style));
+  } else if (config.message_id != MessageIdentity::kOutboxId) {
+    reason = fmt::format("relay.message_id is '{}'",
+                         MessageIdentityName(config.message_id));
+  } else if (config.commits_during_run) {
+    reason = "source.commits is 'during_run'";
+  } else if (config.budgets.failed_commits > 0) {
+    reason = "faults.failed_commits is set";
+  } else if (config.budgets.lost_broker_writes > 0) {
+    reason = "faults.lost_broker_writes is set";
+  }
+  if (why != nullptr) *why = reason;
+  return reason.empty();
+}
 
 std::string_view StrategyName(Strategy s) { return Info(s).name; }
 
@@ -152,7 +257,9 @@ Status Validate(const Config& config) {
         {"lost_publish_acks", b.lost_publish_acks},
         {"lost_consumer_acks", b.lost_consumer_acks},
         {"consumer_crashes", b.consumer_crashes},
-        {"redeliveries", b.redeliveries}}) {
+        {"redeliveries", b.redeliveries},
+        {"failed_commits", b.failed_commits},
+        {"lost_broker_writes", b.lost_broker_writes}}) {
     if (Status s = CheckBudget(field, value); !s.ok()) return s;
   }
 
@@ -160,6 +267,7 @@ Status Validate(const Config& config) {
     return Status::Error(fmt::format("bounds.claims: {} is out of range 1..{}",
                                      config.claim_bound, kMaxClaimBound));
   }
+  if (Status s = CheckRelayStyle(config); !s.ok()) return s;
   if (!config.lease && config.claim_bound == 0) {
     return Status::Error(
         "bounds.claims: required when switches.lease is false: without a "

@@ -81,6 +81,43 @@ struct Group {
   bool operator==(const Group&) const = default;
 };
 
+// How the relay moves rows from the outbox to the broker (issue 8; the
+// README's "Which relay style for your library" says which library uses
+// which). Every style uses the claim / send / complete actions, each with
+// its own meaning:
+//  - kLeaseToken: the seed's relay (MODEL.md section 3): a claim takes a
+//    lease and a fencing token; complete is fenced.
+//  - kRowLock: SELECT ... FOR UPDATE SKIP LOCKED, send, UPDATE published,
+//    COMMIT, all in one transaction. claim locks the row (other relays skip
+//    it); complete marks it published and commits; a relay crash or a
+//    failed commit (commit_fails) rolls the row back to unpublished.
+//  - kSequenceCursor: SELECT ... WHERE id > last_seen ORDER BY id; one
+//    relay; claim takes the lowest committed id above the durable cursor;
+//    complete moves the cursor to that id and marks the row published. Ids
+//    are the events' order in the configuration (assigned at insert).
+//  - kCdcOffset: a change-data-capture connector; one relay; claim reads
+//    the next entry of the commit log, complete records the broker's
+//    acknowledgement, flush_offset makes the read position durable, and a
+//    restart (crash_relay) resumes from the last flushed offset.
+enum class RelayStyle : std::uint8_t {
+  kLeaseToken,
+  kRowLock,
+  kSequenceCursor,
+  kCdcOffset,
+};
+
+// The id the inbox (and a deduplicating broker) keys on.
+enum class MessageIdentity : std::uint8_t {
+  kOutboxId,    // the outbox row's id: every copy of an event is one message
+  kPerAttempt,  // a fresh id per send attempt: copies are distinct messages
+};
+
+// "lease_token", "row_lock", ... as written in scenario files.
+std::string_view RelayStyleName(RelayStyle s);
+std::optional<RelayStyle> ParseRelayStyle(std::string_view name);
+std::string_view MessageIdentityName(MessageIdentity m);
+std::optional<MessageIdentity> ParseMessageIdentity(std::string_view name);
+
 // Remaining fault budgets are part of the state; these are the initial pools.
 struct FaultBudgets {
   int premature_expiries = 0;  // X
@@ -89,6 +126,10 @@ struct FaultBudgets {
   int lost_consumer_acks = 0;  // A
   int consumer_crashes = 0;    // Q
   int redeliveries = 0;        // V
+  // Issue 8. Row-lock relays only: commits that fail after the send.
+  int failed_commits = 0;  // F
+  // Writes the broker acknowledged and then lost (unsynced, power failure).
+  int lost_broker_writes = 0;  // B
   bool operator==(const FaultBudgets&) const = default;
 };
 
@@ -102,6 +143,12 @@ struct Config {
   // claim(r, e) is enabled only while token[e] < claim_bound. 0: no bound.
   // Required when `lease` is off (relays could fence each other forever).
   int claim_bound = 0;
+  // Issue 8: the relay style, the message identity, and whether the source
+  // transactions commit during the run (each event starts pending and a
+  // source_commit(e) action commits it) instead of before it.
+  RelayStyle relay_style = RelayStyle::kLeaseToken;
+  MessageIdentity message_id = MessageIdentity::kOutboxId;
+  bool commits_during_run = false;
   bool operator==(const Config&) const = default;
 };
 
@@ -117,6 +164,12 @@ inline constexpr int kMaxClaimBound = 100;
 // rule. The message names the offending field in scenario-file terms
 // ("groups[1].instances", "bounds.claims"), without a file location.
 Status Validate(const Config& config);
+
+// True when `config` is the seed's pipeline: a lease_token relay, outbox-id
+// message identity, sources committed before the run, no failed commits and
+// no lost broker writes. Otherwise `why` (if not null) gets the first
+// difference in scenario-file words ("relay.style is 'row_lock'").
+bool IsSeedPipeline(const Config& config, std::string* why = nullptr);
 
 // The distinct keys of the events, in order of first appearance. Projection
 // and cache tables are indexed by position in this list.

@@ -31,6 +31,16 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoConsumerAckBudget,
   kNoConsumerCrashBudget,
   kNoRedeliveryBudget,
+  // Issue 8.
+  kSourcePending,
+  kRowLocked,
+  kNotNextRow,
+  kNotPending,
+  kNoFailedCommitBudget,
+  kNoOffsetToFlush,
+  kNotCdc,
+  kNoLostWriteBudget,
+  kNoUndeliveredCopy,
 };
 
 namespace {
@@ -45,7 +55,53 @@ bool LeaseHeld(const State& s, int e) {
                      });
 }
 
+constexpr std::string_view kActionClasses[] = {
+    "claim", "send", "send_ack_lost", "complete_published", "complete_rejected",
+    "expire_orphaned", "expire_premature", "crash_relay", "consume", "step",
+    "acknowledge", "ack_lost", "crash_consumer", "redeliver",
+    // Issue 8, from here on
+    "source_commit", "commit_fails", "flush_offset", "lose_write"};
+constexpr std::size_t kSeedClasses = 14;
+
+// Some relay is claimed or sent with event e (row_lock: the row is locked).
+bool RowLocked(const State& s, int e) {
+  return std::any_of(s.relays.begin(), s.relays.end(),
+                     [&](const RelayCells& r) {
+                       return r.phase != RelayPhase::kIdle && r.event == e + 1;
+                     });
+}
+
 }  // namespace
+
+int OutboxModel::LogPosition(const State& s, int e) const {
+  if (config_.commits_during_run) return s.events[e].log_position;
+  return e + 1;
+}
+
+int OutboxModel::NextRow(const State& s) const {
+  const int events = static_cast<int>(config_.events.size());
+  switch (config_.relay_style) {
+    case RelayStyle::kSequenceCursor:
+      // WHERE id > last_seen ORDER BY id LIMIT 1: pending rows are
+      // invisible, so a lower id that commits later is passed over.
+      for (int e = s.log.offset; e < events; ++e) {
+        if (s.events[e].pending == 0) return e;
+      }
+      return -1;
+    case RelayStyle::kCdcOffset:
+      for (int e = 0; e < events; ++e) {
+        if (s.events[e].pending == 0 &&
+            LogPosition(s, e) == s.log.position + 1) {
+          return e;
+        }
+      }
+      return -1;
+    case RelayStyle::kLeaseToken:
+    case RelayStyle::kRowLock:
+      break;
+  }
+  return -1;
+}
 
 OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
   assert(Validate(config_).ok());
@@ -63,6 +119,21 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     instance_count_ += g.instances;
   }
   codec_ = StateCodec(config_, InitialStates().front());
+  // Coverage slots: the seed's classes always, issue 8's only where the
+  // configuration can fire them (so the seed's reports stay as they were).
+  const bool extra[] = {
+      config_.commits_during_run,
+      config_.relay_style == RelayStyle::kRowLock,
+      config_.relay_style == RelayStyle::kCdcOffset,
+      config_.budgets.lost_broker_writes > 0,
+  };
+  slot_of_class_.assign(std::size(kActionClasses), -1);
+  for (std::size_t c = 0; c < std::size(kActionClasses); ++c) {
+    if (c < kSeedClasses || extra[c - kSeedClasses]) {
+      slot_of_class_[c] = static_cast<int>(class_of_slot_.size());
+      class_of_slot_.push_back(c);
+    }
+  }
   symmetry_ = Symmetry(config_);
 }
 
@@ -84,6 +155,12 @@ std::vector<State> OutboxModel::InitialStates() const {
       static_cast<std::uint8_t>(b.consumer_crashes),
       static_cast<std::uint8_t>(b.redeliveries),
   };
+  s.budgets.failed_commits = static_cast<std::uint8_t>(b.failed_commits);
+  s.budgets.lost_broker_writes =
+      static_cast<std::uint8_t>(b.lost_broker_writes);
+  if (config_.commits_during_run) {
+    for (EventCells& e : s.events) e.pending = 1;
+  }
   return {s};
 }
 
@@ -94,6 +171,17 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       const EventCells& row = s.events[a.event];
       if (s.relays[a.relay].phase != RelayPhase::kIdle) {
         return Guard::kRelayNotIdle;
+      }
+      if (row.pending) return Guard::kSourcePending;
+      switch (config_.relay_style) {
+        case RelayStyle::kLeaseToken:
+          break;
+        case RelayStyle::kRowLock:
+          if (row.published) return Guard::kAlreadyPublished;
+          return RowLocked(s, a.event) ? Guard::kRowLocked : Guard::kEnabled;
+        case RelayStyle::kSequenceCursor:
+        case RelayStyle::kCdcOffset:
+          return NextRow(s) == a.event ? Guard::kEnabled : Guard::kNotNextRow;
       }
       if (row.published) return Guard::kAlreadyPublished;
       if (config_.lease && row.lease == Lease::kActive) {
@@ -127,7 +215,11 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       return Guard::kEnabled;
     }
     case ActionKind::kCrashRelay:
-      if (s.relays[a.relay].phase == RelayPhase::kIdle)
+      // A connector that read past its flushed offset loses that when it
+      // restarts, even between two reads.
+      if (s.relays[a.relay].phase == RelayPhase::kIdle &&
+          !(config_.relay_style == RelayStyle::kCdcOffset &&
+            s.log.position > s.log.offset))
         return Guard::kRelayIdle;
       return s.budgets.relay_crashes > 0 ? Guard::kEnabled
                                          : Guard::kNoRelayCrashBudget;
@@ -171,6 +263,31 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       }
       return Guard::kEnabled;
     }
+    case ActionKind::kSourceCommit:
+      return s.events[a.event].pending ? Guard::kEnabled : Guard::kNotPending;
+    case ActionKind::kCommitFails:
+      if (s.relays[a.relay].phase != RelayPhase::kSent) {
+        return Guard::kRelayNotSent;
+      }
+      return s.budgets.failed_commits > 0 ? Guard::kEnabled
+                                          : Guard::kNoFailedCommitBudget;
+    case ActionKind::kFlushOffset:
+      if (config_.relay_style != RelayStyle::kCdcOffset) return Guard::kNotCdc;
+      if (s.relays[a.relay].phase != RelayPhase::kIdle) {
+        return Guard::kRelayNotIdle;
+      }
+      return s.log.position > s.log.offset ? Guard::kEnabled
+                                           : Guard::kNoOffsetToFlush;
+    case ActionKind::kLoseWrite: {
+      if (s.budgets.lost_broker_writes == 0) return Guard::kNoLostWriteBudget;
+      if (s.events[a.event].offered == 0) return Guard::kNoUndeliveredCopy;
+      for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+        if (s.group_events[g * events + a.event].ready == 0) {
+          return Guard::kNoUndeliveredCopy;
+        }
+      }
+      return Guard::kEnabled;
+    }
   }
   return Guard::kEnabled;
 }
@@ -183,6 +300,10 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
   const int key = key_of_[event];
   GroupKeyCells* key_cells =
       key < 0 ? nullptr : &s.group_keys[group * keys_.size() + key];
+  // With per-attempt message ids every copy a consumer gets is a message
+  // it has never seen (redeliveries to consumers are excluded by Validate),
+  // so a lookup of its id in the inbox or the ledger finds no row.
+  const bool fresh_id = config_.message_id == MessageIdentity::kPerAttempt;
   switch (config_.groups[group].strategy) {
     case Strategy::kCreditNaive:
       cells.effects += 1;
@@ -190,14 +311,14 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
     case Strategy::kCreditInbox:
       // INSERT ... ON CONFLICT DO NOTHING, then the effect only if a row
       // was inserted, in one transaction.
-      if (cells.inbox == 0) {
+      if (cells.inbox == 0 || fresh_id) {
         cells.inbox = 1;
         cells.effects += 1;
       }
       break;
     case Strategy::kCreditCheckThenAct:
       if (step == 0) {
-        inst.memo = cells.inbox;  // what the read saw
+        inst.memo = fresh_id ? 0 : cells.inbox;  // what the read saw
       } else if (inst.memo == 0) {
         cells.effects += 1;
         cells.inbox = 1;
@@ -205,7 +326,7 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       break;
     case Strategy::kCreditEffectThenInbox:
       if (step == 0) {
-        if (cells.inbox == 0) cells.effects += 1;
+        if (cells.inbox == 0 || fresh_id) cells.effects += 1;
       } else {
         cells.inbox = 1;
       }
@@ -219,7 +340,7 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       break;
     case Strategy::kNotificationLedgerThenSend:
       if (step == 0) {
-        inst.memo = cells.ledger == 0 ? 1 : 0;  // was the row new?
+        inst.memo = cells.ledger == 0 || fresh_id ? 1 : 0;  // row new?
         cells.ledger = 1;
       } else if (inst.memo == 1) {
         cells.sent += 1;
@@ -227,7 +348,7 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       break;
     case Strategy::kNotificationSendThenLedger:
       if (step == 0) {
-        if (cells.ledger == 0) cells.sent += 1;
+        if (cells.ledger == 0 || fresh_id) cells.sent += 1;
       } else {
         cells.ledger = 1;
       }
@@ -243,6 +364,15 @@ void OutboxModel::Effect(State& s, const Action& a) const {
   switch (a.kind) {
     case ActionKind::kClaim: {
       EventCells& row = s.events[a.event];
+      if (config_.relay_style != RelayStyle::kLeaseToken) {
+        // A row lock, a cursor read or a log read: no token, no owner.
+        s.relays[a.relay] = RelayCells{
+            RelayPhase::kClaimed, static_cast<std::uint8_t>(a.event + 1), 0};
+        if (config_.relay_style == RelayStyle::kCdcOffset) {
+          s.log.position += 1;
+        }
+        break;
+      }
       row.token += 1;
       row.owner = a.relay + 1;
       if (config_.lease) row.lease = Lease::kActive;
@@ -269,6 +399,17 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kComplete: {
       RelayCells& relay = s.relays[a.relay];
       EventCells& row = s.events[relay.event - 1];
+      if (config_.relay_style != RelayStyle::kLeaseToken) {
+        // row_lock: UPDATE published and COMMIT (the lock kept others
+        // out); sequence_cursor: the cursor moves to this id; cdc_offset:
+        // the broker acknowledged the record.
+        row.published = 1;
+        if (config_.relay_style == RelayStyle::kSequenceCursor) {
+          s.log.offset = std::max<std::uint8_t>(s.log.offset, relay.event);
+        }
+        relay = RelayCells{};
+        break;
+      }
       const bool fenced_in = !config_.fencing || (row.owner == a.relay + 1 &&
                                                   row.token == relay.token);
       if (row.published == 0 && fenced_in) {
@@ -286,8 +427,13 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       break;
     }
     case ActionKind::kCrashRelay:
-      s.relays[a.relay] = RelayCells{};  // its lease stays until it expires
+      // Its lease stays until it expires; a row lock is released (the
+      // transaction rolls back); a connector restarts from its last flush.
+      s.relays[a.relay] = RelayCells{};
       s.budgets.relay_crashes -= 1;
+      if (config_.relay_style == RelayStyle::kCdcOffset) {
+        s.log.position = s.log.offset;
+      }
       break;
     case ActionKind::kConsume: {
       s.group_events[a.group * events + a.event].ready -= 1;
@@ -328,6 +474,32 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       s.budgets.redeliveries -= 1;  // the instance goes on
       break;
     }
+    case ActionKind::kSourceCommit: {
+      EventCells& row = s.events[a.event];
+      row.pending = 0;
+      if (config_.relay_style == RelayStyle::kCdcOffset) {
+        // The commit appends the row to the log, after every earlier
+        // commit.
+        row.log_position = static_cast<std::uint8_t>(
+            std::count_if(s.events.begin(), s.events.end(),
+                          [](const EventCells& c) { return c.pending == 0; }));
+      }
+      break;
+    }
+    case ActionKind::kCommitFails:
+      s.relays[a.relay] = RelayCells{};  // rolled back: unpublished, unlocked
+      s.budgets.failed_commits -= 1;
+      break;
+    case ActionKind::kFlushOffset:
+      s.log.offset = s.log.position;
+      break;
+    case ActionKind::kLoseWrite:
+      s.events[a.event].offered -= 1;
+      for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+        s.group_events[g * events + a.event].ready -= 1;
+      }
+      s.budgets.lost_broker_writes -= 1;
+      break;
   }
 }
 
@@ -365,6 +537,18 @@ void OutboxModel::Successors(const State& s,
       }
     }
   }
+  // Issue 8's actions come last, so that the seed's successor order (and
+  // its traces) stay as they were.
+  for (std::uint8_t e = 0; e < events; ++e) {
+    offer(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
+  }
+  for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
+    offer(Action{ActionKind::kCommitFails, r, 0, 0, 0});
+    offer(Action{ActionKind::kFlushOffset, r, 0, 0, 0});
+  }
+  for (std::uint8_t e = 0; e < events; ++e) {
+    offer(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
+  }
 }
 
 bool OutboxModel::BlockedByBound(const State& s) const {
@@ -396,6 +580,7 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
                      s.instances[FirstInstance(a.group) + a.instance]));
   };
   const std::string& event_name = config_.events[a.event].name;
+  const std::string_view style = RelayStyleName(config_.relay_style);
   switch (guard) {
     case Guard::kEnabled:
       break;
@@ -445,34 +630,79 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return std::string("no consumer crash is left in the budget");
     case Guard::kNoRedeliveryBudget:
       return std::string("no broker redelivery is left in the budget");
+    case Guard::kSourcePending:
+      return fmt::format(
+          "the source transaction of event {} has not committed, so its row "
+          "is not visible",
+          event_name);
+    case Guard::kRowLocked:
+      return fmt::format("the row of event {} is locked by another relay",
+                         event_name);
+    case Guard::kNotNextRow: {
+      const int next = NextRow(s);
+      const std::string next_text =
+          next < 0 ? std::string("no row is")
+                   : fmt::format("{} is", config_.events[next].name);
+      if (config_.relay_style == RelayStyle::kSequenceCursor) {
+        return fmt::format(
+            "event {} is not the next row above the cursor (last_seen {}); {} "
+            "next",
+            event_name, s.log.offset, next_text);
+      }
+      return fmt::format(
+          "event {} is not the next entry of the commit log (read up to {}); "
+          "{} next",
+          event_name, s.log.position, next_text);
+    }
+    case Guard::kNotPending:
+      return fmt::format("the source transaction of event {} has committed",
+                         event_name);
+    case Guard::kNoFailedCommitBudget:
+      return std::string("no failed commit is left in the budget");
+    case Guard::kNoOffsetToFlush:
+      return fmt::format("the flushed offset is already {}, the read position",
+                         s.log.offset);
+    case Guard::kNotCdc:
+      return fmt::format(
+          "relay.style is '{}'; only cdc_offset flushes an offset", style);
+    case Guard::kNoLostWriteBudget:
+      return std::string("no lost broker write is left in the budget");
+    case Guard::kNoUndeliveredCopy:
+      return fmt::format(
+          "the broker holds no copy of {} that every group still waits for",
+          event_name);
   }
   return std::nullopt;
 }
 
-namespace {
-
-constexpr std::string_view kActionClasses[] = {"claim",
-                                               "send",
-                                               "send_ack_lost",
-                                               "complete_published",
-                                               "complete_rejected",
-                                               "expire_orphaned",
-                                               "expire_premature",
-                                               "crash_relay",
-                                               "consume",
-                                               "step",
-                                               "acknowledge",
-                                               "ack_lost",
-                                               "crash_consumer",
-                                               "redeliver"};
-
-}  // namespace
-
-std::vector<std::string> OutboxModel::ActionClassNames() {
+std::vector<std::string> OutboxModel::AllActionClassNames() {
   return {std::begin(kActionClasses), std::end(kActionClasses)};
 }
 
+std::vector<std::string> OutboxModel::ActionClassNames() const {
+  std::vector<std::string> names;
+  for (std::size_t c : class_of_slot_) {
+    names.emplace_back(kActionClasses[c]);
+  }
+  return names;
+}
+
+std::vector<std::size_t> OutboxModel::SlotsNamed(std::string_view name) const {
+  std::vector<std::size_t> slots;
+  for (std::size_t c : ClassesNamed(name)) {
+    if (slot_of_class_[c] >= 0) {
+      slots.push_back(static_cast<std::size_t>(slot_of_class_[c]));
+    }
+  }
+  return slots;
+}
+
 std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
+                                     const State& to) const {
+  return static_cast<std::size_t>(slot_of_class_[GlobalClass(from, a, to)]);
+}
+
+std::size_t OutboxModel::GlobalClass(const State& from, const Action& a,
                                      const State& to) const {
   switch (a.kind) {
     case ActionKind::kClaim:
@@ -482,6 +712,9 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
     case ActionKind::kSendAckLost:
       return 2;
     case ActionKind::kComplete: {
+      // Issue 8's styles have no fencing: their completion always counts
+      // as publishing (a re-acknowledged CDC record included).
+      if (config_.relay_style != RelayStyle::kLeaseToken) return 3;
       const int e = from.relays[a.relay].event - 1;
       return from.events[e].published == to.events[e].published ? 4 : 3;
     }
@@ -503,6 +736,14 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
       return 12;
     case ActionKind::kRedeliver:
       return 13;
+    case ActionKind::kSourceCommit:
+      return 14;
+    case ActionKind::kCommitFails:
+      return 15;
+    case ActionKind::kFlushOffset:
+      return 16;
+    case ActionKind::kLoseWrite:
+      return 17;
   }
   return 0;
 }

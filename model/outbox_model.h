@@ -11,7 +11,9 @@
 // breadth-first search reports: for each relay in order, claim(r, e) for each
 // event, send, send_ack_lost, complete, crash_relay; then expire(e) for each
 // event; then for each group and instance in order, consume(g, i, e) for each
-// event, step, acknowledge, ack_lost, crash_consumer, redeliver.
+// event, step, acknowledge, ack_lost, crash_consumer, redeliver; then issue
+// 8's actions: source_commit(e) for each event, commit_fails and
+// flush_offset for each relay, lose_write(e) for each event.
 
 #ifndef OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
 #define OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
@@ -81,10 +83,19 @@ class OutboxModel {
   // published the row ("complete_published", "complete_rejected": fenced
   // out or already published) and expire by whether it spent the premature
   // budget ("expire_premature", "expire_orphaned").
-  static std::vector<std::string> ActionClassNames();
+  // Issue 8's classes (source_commit, commit_fails, flush_offset,
+  // lose_write) come last; AllActionClassNames lists every class, and
+  // ActionClassNames those this configuration can fire: the seed's
+  // fourteen always, an issue-8 class only with its feature.
+  static std::vector<std::string> AllActionClassNames();
+  std::vector<std::string> ActionClassNames() const;
+  // The index into ActionClassNames() of the action's class.
   // REQUIRES: `to` is the successor of `from` by `a`.
   std::size_t ActionClass(const State& from, const Action& a,
                           const State& to) const;
+  // ClassesNamed(name) as indices into ActionClassNames(); classes this
+  // configuration cannot fire are left out.
+  std::vector<std::size_t> SlotsNamed(std::string_view name) const;
   // The classes an action name stands for in `check.must_fire`: a class
   // name, or "complete" / "expire" for both of their classes. Empty when the
   // name is neither.
@@ -115,6 +126,13 @@ class OutboxModel {
   // transaction on the group's tables and the instance's private data.
   void RunStrategyStep(State& s, int group, int instance, int event,
                        int step) const;
+  // The index into AllActionClassNames() of the action's class.
+  std::size_t GlobalClass(const State& from, const Action& a,
+                          const State& to) const;
+  // cdc_offset: the 1-based position of event e in the commit log.
+  int LogPosition(const State& s, int e) const;
+  // sequence_cursor and cdc_offset: the event the next read returns, or -1.
+  int NextRow(const State& s) const;
 
   Config config_;
   std::vector<std::string> keys_;
@@ -123,6 +141,8 @@ class OutboxModel {
   int instance_count_ = 0;
   StateCodec codec_;  // set in the constructor, once sizes are known
   Symmetry symmetry_;
+  std::vector<int> slot_of_class_;          // -1: not in ActionClassNames()
+  std::vector<std::size_t> class_of_slot_;  // the inverse
 };
 
 }  // namespace oc

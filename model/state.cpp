@@ -69,6 +69,22 @@ std::uint64_t Fingerprint(const State& s) {
   h.Add(b.lost_consumer_acks);
   h.Add(b.consumer_crashes);
   h.Add(b.redeliveries);
+  // Issue 8's fields are mixed in only when set, tagged by field, so that
+  // the fingerprints of the seed's states stay what they were.
+  auto add_if_set = [&h](std::uint64_t tag, std::uint64_t v) {
+    if (v != 0) {
+      h.Add(tag);
+      h.Add(v);
+    }
+  };
+  for (std::size_t e = 0; e < s.events.size(); ++e) {
+    add_if_set(0x801 + (e << 4), s.events[e].pending);
+    add_if_set(0x802 + (e << 4), s.events[e].log_position);
+  }
+  add_if_set(0x803, b.failed_commits);
+  add_if_set(0x804, b.lost_broker_writes);
+  add_if_set(0x805, s.log.offset);
+  add_if_set(0x806, s.log.position);
   return h.Finish();
 }
 

@@ -35,7 +35,13 @@ struct EventCells {
   std::uint8_t token = 0;      // fencing token, +1 on every claim
   Lease lease = Lease::kNone;
   std::uint8_t completed_token = 0;  // token whose completion published it
-  std::uint8_t offered = 0;          // copies the broker accepted
+  std::uint8_t offered = 0;          // copies the broker accepted and holds
+  // Issue 8, with source.commits = "during_run" only (0 otherwise):
+  // 1 while the source transaction that writes the row has not committed;
+  // with the cdc_offset style, the row's position in the commit log
+  // (1-based, 0 while pending).
+  std::uint8_t pending = 0;
+  std::uint8_t log_position = 0;
   bool operator==(const EventCells&) const = default;
 };
 
@@ -80,7 +86,20 @@ struct Budgets {
   std::uint8_t lost_consumer_acks = 0;  // A
   std::uint8_t consumer_crashes = 0;    // Q
   std::uint8_t redeliveries = 0;        // V
+  std::uint8_t failed_commits = 0;      // F (issue 8)
+  std::uint8_t lost_broker_writes = 0;  // B (issue 8)
   bool operator==(const Budgets&) const = default;
+};
+
+// Issue 8: the relay's position in the outbox, for the styles that keep one
+// (0 for the others). sequence_cursor: `offset` is the durable cursor, the
+// id of the last relayed row. cdc_offset: `offset` is the last flushed
+// offset (durable), `position` how far the connector has read the commit
+// log (in memory; a restart resets it to `offset`).
+struct LogCells {
+  std::uint8_t offset = 0;
+  std::uint8_t position = 0;
+  bool operator==(const LogCells&) const = default;
 };
 
 // The cells live inside the State, in vectors of fixed capacity (the
@@ -100,6 +119,7 @@ struct State {
   FixedCells<GroupKeyCells, kMaxGroups * kMaxEvents>
       group_keys;  // [g * keys + k]
   Budgets budgets;
+  LogCells log;  // issue 8
   bool operator==(const State&) const = default;
 };
 

@@ -24,6 +24,17 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     add(prefix + ".token", fmt::format("{}", row.token));
     add(prefix + ".lease", std::string(LeaseText(row.lease)));
     add(prefix + ".completed_token", fmt::format("{}", row.completed_token));
+    if (config.commits_during_run) {
+      add(prefix + ".committed", row.pending ? "0" : "1");
+      if (config.relay_style == RelayStyle::kCdcOffset) {
+        add(prefix + ".log_position", fmt::format("{}", row.log_position));
+      }
+    }
+  }
+  if (config.relay_style == RelayStyle::kSequenceCursor) {
+    add("outbox.last_seen", fmt::format("{}", s.log.offset));
+  } else if (config.relay_style == RelayStyle::kCdcOffset) {
+    add("connector.flushed_offset", fmt::format("{}", s.log.offset));
   }
   for (std::size_t e = 0; e < events; ++e) {
     add(fmt::format("broker.offered[{}]", config.events[e].name),
@@ -39,6 +50,9 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   for (std::size_t r = 0; r < config.relays.size(); ++r) {
     add(fmt::format("relay[{}]", config.relays[r]),
         RelayText(config, s.relays[r]));
+  }
+  if (config.relay_style == RelayStyle::kCdcOffset) {
+    add("connector.read_position", fmt::format("{}", s.log.position));
   }
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
     const Group& group = config.groups[g];
@@ -87,6 +101,12 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   add("faults.lost_consumer_acks", fmt::format("{}", b.lost_consumer_acks));
   add("faults.consumer_crashes", fmt::format("{}", b.consumer_crashes));
   add("faults.redeliveries", fmt::format("{}", b.redeliveries));
+  if (config.relay_style == RelayStyle::kRowLock) {
+    add("faults.failed_commits", fmt::format("{}", b.failed_commits));
+  }
+  if (config.budgets.lost_broker_writes > 0) {
+    add("faults.lost_broker_writes", fmt::format("{}", b.lost_broker_writes));
+  }
   return cells;
 }
 
@@ -108,12 +128,20 @@ std::string ActionDetail(const OutboxModel& model, const State& before,
   const Config& config = model.config();
   switch (a.kind) {
     case ActionKind::kClaim:
+      if (config.relay_style != RelayStyle::kLeaseToken) return "";
       return fmt::format("token {}", before.events[a.event].token + 1);
+    case ActionKind::kCommitFails:
+      return config.events[before.relays[a.relay].event - 1].name;
+    case ActionKind::kCrashRelay:
+      if (before.relays[a.relay].phase == RelayPhase::kIdle) return "";
+      [[fallthrough]];
     case ActionKind::kSend:
     case ActionKind::kSendAckLost:
-    case ActionKind::kComplete:
-    case ActionKind::kCrashRelay: {
+    case ActionKind::kComplete: {
       const RelayCells& r = before.relays[a.relay];
+      if (config.relay_style != RelayStyle::kLeaseToken) {
+        return config.events[r.event - 1].name;
+      }
       return fmt::format("{}, token {}", config.events[r.event - 1].name,
                          r.token);
     }

@@ -10,6 +10,10 @@
 //   GROUP.effects[e1] .inbox[e1] .ledger[e1] .sent[e1]   (per strategy)
 //   GROUP.version[k1] .cache[k1]                         (per strategy)
 //   faults.premature_expiries ...                        (budgets left)
+// and issue 8's, only in configurations that use them:
+//   outbox[e1].committed .log_position   outbox.last_seen
+//   connector.flushed_offset  connector.read_position
+//   faults.failed_commits  faults.lost_broker_writes
 // Only the tables a group's strategy uses are listed.
 
 #ifndef OUTBOX_CHECK_MODEL_STATE_CELLS_H_

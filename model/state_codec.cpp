@@ -27,6 +27,11 @@ enum class Field : std::uint8_t {
   kVersion,
   kFresh,
   kBudget,
+  // Issue 8.
+  kPending,
+  kLogPosition,  // a position in the commit log, or an id: 0..E
+  kOffset,
+  kReadPosition,
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -46,6 +51,8 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(e.lease, Field::kLease, -1);
     f(e.completed_token, Field::kToken, -1);
     f(e.offered, Field::kOffered, -1);
+    f(e.pending, Field::kPending, -1);
+    f(e.log_position, Field::kLogPosition, -1);
   }
   for (std::size_t i = 0; i < s.relays.size(); ++i) {
     auto& r = s.relays[m.relay_from[i]];
@@ -86,6 +93,10 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   f(b.lost_consumer_acks, Field::kBudget, -1);
   f(b.consumer_crashes, Field::kBudget, -1);
   f(b.redeliveries, Field::kBudget, -1);
+  f(b.failed_commits, Field::kBudget, -1);
+  f(b.lost_broker_writes, Field::kBudget, -1);
+  f(s.log.offset, Field::kOffset, -1);
+  f(s.log.position, Field::kReadPosition, -1);
 }
 
 int Bits(int max_value) {
@@ -115,7 +126,9 @@ struct Bounds {
       case Field::kToken:
         return tokens;
       case Field::kLease:
-        return config.lease ? static_cast<int>(Lease::kExpired) : 0;
+        return config.lease && config.relay_style == RelayStyle::kLeaseToken
+                   ? static_cast<int>(Lease::kExpired)
+                   : 0;
       case Field::kPhase:
         return 2;
       case Field::kOffered:
@@ -141,9 +154,26 @@ struct Bounds {
       case Field::kBudget: {
         const int pools[] = {b.premature_expiries, b.relay_crashes,
                              b.lost_publish_acks,  b.lost_consumer_acks,
-                             b.consumer_crashes,   b.redeliveries};
+                             b.consumer_crashes,   b.redeliveries,
+                             b.failed_commits,     b.lost_broker_writes};
         return pools[budget++];
       }
+      case Field::kPending:
+        return config.commits_during_run ? 1 : 0;
+      case Field::kLogPosition:
+        return config.commits_during_run &&
+                       config.relay_style == RelayStyle::kCdcOffset
+                   ? static_cast<int>(config.events.size())
+                   : 0;
+      case Field::kOffset:
+        return config.relay_style == RelayStyle::kSequenceCursor ||
+                       config.relay_style == RelayStyle::kCdcOffset
+                   ? static_cast<int>(config.events.size())
+                   : 0;
+      case Field::kReadPosition:
+        return config.relay_style == RelayStyle::kCdcOffset
+                   ? static_cast<int>(config.events.size())
+                   : 0;
     }
     return 0;
   }
@@ -170,7 +200,24 @@ StateCodec::StateCodec(const Config& config, const State& shape)
     bounds.tokens =
         bounds.tokens > 0 ? std::min(bounds.tokens, by_lease) : by_lease;
   }
-  bounds.copies = bounds.tokens + b.lost_publish_acks + b.lost_consumer_acks +
+  // Claims (reads) of one event, each followed by at most one send.
+  int claims = bounds.tokens;
+  switch (config.relay_style) {
+    case RelayStyle::kLeaseToken:
+      break;
+    case RelayStyle::kRowLock:
+      // A row is claimed again only after a crash or a failed commit.
+      claims = 1 + b.relay_crashes + b.failed_commits;
+      bounds.tokens = 0;
+      break;
+    case RelayStyle::kSequenceCursor:
+    case RelayStyle::kCdcOffset:
+      // Read again only after a restart.
+      claims = 1 + b.relay_crashes;
+      bounds.tokens = 0;
+      break;
+  }
+  bounds.copies = claims + b.lost_publish_acks + b.lost_consumer_acks +
                   b.consumer_crashes + b.redeliveries;
   for (const Event& e : config.events) {
     if (e.version)

@@ -17,6 +17,13 @@ std::string_view LeaseText(Lease l) {
 }
 
 std::string RelayText(const Config& config, const RelayCells& r) {
+  if (config.relay_style != RelayStyle::kLeaseToken &&
+      r.phase != RelayPhase::kIdle) {
+    // No fencing token in these styles.
+    return fmt::format("{}({})",
+                       r.phase == RelayPhase::kClaimed ? "claimed" : "sent",
+                       config.events[r.event - 1].name);
+  }
   switch (r.phase) {
     case RelayPhase::kIdle:
       return "idle";

@@ -69,8 +69,14 @@ Symmetry::Symmetry(const Config& config)
   group_first_.push_back(first);
   for (const Event& e : config.events) event_names_.push_back(e.name);
 
-  // Classes of interchangeable events, in order of first member.
-  std::vector<bool> placed(config.events.size(), false);
+  // Classes of interchangeable events, in order of first member. With a
+  // sequence cursor or a change-data-capture log, an event's index is its
+  // id or its place in the log, which the relay reads in order: no two
+  // events are interchangeable there.
+  const bool ordered_events =
+      config.relay_style == RelayStyle::kSequenceCursor ||
+      config.relay_style == RelayStyle::kCdcOffset;
+  std::vector<bool> placed(config.events.size(), ordered_events);
   std::uint64_t permutations = 1;
   for (std::size_t e = 0; e < config.events.size(); ++e) {
     if (placed[e]) continue;

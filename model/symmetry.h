@@ -3,9 +3,13 @@
 // Three kinds of things are interchangeable in MODEL.md's semantics: relays
 // (nothing tells them apart but their names), the instances of one group,
 // and events whose type and attributes are all equal (only the name
-// differs). Renaming them maps reachable states to reachable states,
-// transitions to transitions, and leaves every invariant's verdict alone,
-// since invariants quantify over all events, groups and relays.
+// differs), except with the sequence_cursor and cdc_offset relay styles,
+// where an event's index is its id or its place in the commit log and the
+// relay reads events in that order (issue 8; those styles run one relay, so
+// only instances are interchangeable there). Renaming them maps reachable
+// states to reachable states, transitions to transitions, and leaves every
+// invariant's verdict alone, since invariants quantify over all events, groups
+// and relays.
 //
 // Canonicalize(s) encodes the least member of s's orbit in a fixed order.
 // Interchangeable events are first put in order of a signature that no

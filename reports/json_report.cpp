@@ -187,9 +187,13 @@ void WriteAction(JsonWriter& w, const Config& config, const Action& a) {
     case ActionKind::kSendAckLost:
     case ActionKind::kComplete:
     case ActionKind::kCrashRelay:
+    case ActionKind::kCommitFails:
+    case ActionKind::kFlushOffset:
       relay = true;
       break;
     case ActionKind::kExpire:
+    case ActionKind::kSourceCommit:
+    case ActionKind::kLoseWrite:
       event = true;
       break;
     case ActionKind::kConsume:

@@ -102,6 +102,23 @@ std::string BoundsText(const ScenarioResult& result) {
     text += fmt::format(", and at most {} per event",
                         Plural(c.claim_bound, "claim"));
   }
+  // Issue 8: the relay style and its extra budgets, only when not the seed's.
+  if (c.relay_style != RelayStyle::kLeaseToken) {
+    text += fmt::format("; relay style {}", RelayStyleName(c.relay_style));
+  }
+  if (c.relay_style == RelayStyle::kRowLock) {
+    text +=
+        fmt::format(", at most {}", Plural(b.failed_commits, "failed commit"));
+  }
+  if (b.lost_broker_writes > 0) {
+    text += fmt::format("; at most {}",
+                        Plural(b.lost_broker_writes, "lost broker write"));
+  }
+  if (c.commits_during_run)
+    text += "; source transactions commit during the run";
+  if (c.message_id != MessageIdentity::kOutboxId) {
+    text += fmt::format("; message id {}", MessageIdentityName(c.message_id));
+  }
   return text;
 }
 

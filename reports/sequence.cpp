@@ -43,25 +43,48 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
     const RelayCells& r = before.relays[a.relay];
     const std::string relay_event =
         r.event > 0 ? config.events[r.event - 1].name : std::string();
+    // Only the seed's relay has fencing tokens (issue 8's styles have none).
+    const bool tokens = config.relay_style == RelayStyle::kLeaseToken;
+    auto with_token = [&](int token) {
+      return tokens ? fmt::format(" (token {})", token) : std::string();
+    };
     switch (a.kind) {
       case ActionKind::kClaim:
         message(relay(a.relay), 0,
-                fmt::format("claim {} (token {})", config.events[a.event].name,
-                            after.events[a.event].token));
+                fmt::format("{} {}{}",
+                            config.relay_style == RelayStyle::kRowLock ? "lock"
+                            : tokens                                   ? "claim"
+                                                                       : "read",
+                            config.events[a.event].name,
+                            with_token(after.events[a.event].token)));
         break;
       case ActionKind::kSend:
         message(relay(a.relay), broker,
-                fmt::format("publish {} (token {})", relay_event, r.token));
+                fmt::format("publish {}{}", relay_event, with_token(r.token)));
         break;
       case ActionKind::kSendAckLost:
         message(relay(a.relay), broker,
-                fmt::format("publish {} (token {}); its ack is lost",
-                            relay_event, r.token));
+                fmt::format("publish {}{}; its ack is lost", relay_event,
+                            with_token(r.token)));
         break;
       case ActionKind::kComplete: {
         const int e = r.event - 1;
         const bool published =
             before.events[e].published == 0 && after.events[e].published == 1;
+        if (!tokens) {
+          message(relay(a.relay),
+                  config.relay_style == RelayStyle::kCdcOffset ? broker : 0,
+                  fmt::format("{} {}",
+                              config.relay_style == RelayStyle::kCdcOffset
+                                  ? "acknowledged:"
+                                  : "commit: published",
+                              relay_event));
+          if (config.relay_style == RelayStyle::kCdcOffset) {
+            std::swap(item.from, item.to);
+            item.dashed = true;
+          }
+          break;
+        }
         message(relay(a.relay), 0,
                 fmt::format("complete {} (token {}): {}", relay_event, r.token,
                             published ? "published" : "0 rows, rejected"));
@@ -76,8 +99,12 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
                              : " (orphaned)"));
         break;
       case ActionKind::kCrashRelay:
-        note(relay(a.relay),
-             fmt::format("crash (held {}, token {})", relay_event, r.token));
+        if (r.event == 0) {
+          note(relay(a.relay), "restart from the flushed offset");
+        } else {
+          note(relay(a.relay), fmt::format("crash (held {}{})", relay_event,
+                                           with_token(r.token)));
+        }
         break;
       case ActionKind::kConsume:
         message(broker, instance(a),
@@ -100,6 +127,23 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
         break;
       case ActionKind::kRedeliver:
         note(broker, "visibility timeout: redeliver");
+        break;
+      case ActionKind::kSourceCommit:
+        note(0, fmt::format("source transaction of {} commits",
+                            config.events[a.event].name));
+        break;
+      case ActionKind::kCommitFails:
+        message(relay(a.relay), 0,
+                fmt::format("commit of {} fails: rolled back", relay_event));
+        item.lost = true;
+        break;
+      case ActionKind::kFlushOffset:
+        message(relay(a.relay), 0,
+                fmt::format("flush offset {}", after.log.offset));
+        break;
+      case ActionKind::kLoseWrite:
+        note(broker, fmt::format("loses an acknowledged copy of {}",
+                                 config.events[a.event].name));
         break;
     }
     d.items.push_back(std::move(item));

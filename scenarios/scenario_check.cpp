@@ -175,7 +175,7 @@ void Judge(ScenarioResult& result) {
   }
   for (const std::string& name : scenario.must_fire) {
     std::uint64_t fired = 0;
-    for (std::size_t c : OutboxModel::ClassesNamed(name)) {
+    for (std::size_t c : result.model->SlotsNamed(name)) {
       fired += exploration.action_counts[c];
     }
     if (fired == 0) {
@@ -202,6 +202,7 @@ void Judge(ScenarioResult& result) {
 // Fault budgets that no transition spent: the verdict then says nothing
 // about that fault, whatever the scenario meant.
 std::vector<std::string> UnusedBudgets(const Scenario& scenario,
+                                       const OutboxModel& model,
                                        const Exploration& exploration) {
   const FaultBudgets& b = scenario.config.budgets;
   const std::pair<std::string_view, int> budgets[] = {
@@ -210,14 +211,16 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
       {"lost_publish_acks", b.lost_publish_acks},
       {"lost_consumer_acks", b.lost_consumer_acks},
       {"consumer_crashes", b.consumer_crashes},
-      {"redeliveries", b.redeliveries}};
-  const std::string_view spender[] = {"expire_premature", "crash_relay",
-                                      "send_ack_lost",    "ack_lost",
-                                      "crash_consumer",   "redeliver"};
+      {"redeliveries", b.redeliveries},
+      {"failed_commits", b.failed_commits},
+      {"lost_broker_writes", b.lost_broker_writes}};
+  const std::string_view spender[] = {
+      "expire_premature", "crash_relay", "send_ack_lost", "ack_lost",
+      "crash_consumer",   "redeliver",   "commit_fails",  "lose_write"};
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < std::size(budgets); ++i) {
     if (budgets[i].second == 0) continue;
-    const std::size_t c = OutboxModel::ClassesNamed(spender[i]).front();
+    const std::size_t c = model.SlotsNamed(spender[i]).front();
     if (exploration.action_counts[c] == 0) {
       warnings.push_back(
           fmt::format("faults.{} = {} was never used: no {} fired",
@@ -225,6 +228,27 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
     }
   }
   return warnings;
+}
+
+// Issue 8: the assumptions a verdict rests on that the seed never makes,
+// one sentence each, so that a reader sees them beside the verdict.
+std::vector<std::string> Assumptions(const Config& config) {
+  std::vector<std::string> out;
+  if (config.message_id != MessageIdentity::kOutboxId) {
+    out.push_back(fmt::format(
+        "relay.message_id is '{}': the inbox deduplicates on a message id "
+        "that is not the outbox row id, so a resent event is a new message "
+        "to it and the inbox cannot stop its second effect",
+        MessageIdentityName(config.message_id)));
+  }
+  if (config.budgets.lost_broker_writes > 0) {
+    out.push_back(fmt::format(
+        "the broker is assumed to acknowledge writes before they are durable "
+        "and to lose up to {} of them (an unsynced write lost on a power "
+        "failure); broker.offered counts the copies it still holds",
+        config.budgets.lost_broker_writes));
+  }
+  return out;
 }
 
 // For each violation, the first step of its trace from which it was
@@ -339,7 +363,10 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }
-  result.warnings = UnusedBudgets(scenario, result.exploration);
+  result.warnings = UnusedBudgets(scenario, model, result.exploration);
+  for (std::string& a : Assumptions(scenario.config)) {
+    result.warnings.push_back(std::move(a));
+  }
   result.points_of_no_return =
       PointsOfNoReturn(model, properties, result, options.graph_limit);
   Judge(result);

@@ -30,15 +30,19 @@ namespace {
 // The keys each table allows, in the order FORMAT.md lists them; also the
 // order of "allowed keys are ..." hints.
 constexpr std::string_view kTopKeys[] = {
-    "name",     "description", "relays", "events", "groups",
-    "switches", "faults",      "bounds", "check",  "expect"};
+    "name",   "description", "relays", "events", "groups", "relay",
+    "source", "switches",    "faults", "bounds", "check",  "expect"};
+constexpr std::string_view kRelayKeys[] = {"style", "message_id"};
+constexpr std::string_view kSourceKeys[] = {"commits"};
+constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
 constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
                                            "version", "account", "amount"};
 constexpr std::string_view kGroupKeys[] = {"name", "strategy", "instances"};
 constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
 constexpr std::string_view kFaultKeys[] = {
-    "premature_expiries", "relay_crashes",    "lost_publish_acks",
-    "lost_consumer_acks", "consumer_crashes", "redeliveries"};
+    "premature_expiries", "relay_crashes",     "lost_publish_acks",
+    "lost_consumer_acks", "consumer_crashes",  "redeliveries",
+    "failed_commits",     "lost_broker_writes"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
 constexpr std::string_view kCheckKeys[] = {
     "invariants", "stop_at_first_violation", "must_fire", "order"};
@@ -118,6 +122,8 @@ class Reader {
     if (s.ok()) s = ReadRelays(root);
     if (s.ok()) s = ReadEvents(root);
     if (s.ok()) s = ReadGroups(root);
+    if (s.ok()) s = ReadRelay(root);
+    if (s.ok()) s = ReadSource(root);
     if (s.ok()) s = ReadSwitches(root);
     if (s.ok()) s = ReadFaults(root);
     if (s.ok()) s = ReadBounds(root);
@@ -262,6 +268,7 @@ class Reader {
     if (node == nullptr) return Status::Ok();
     const std::string field = Dotted(table_field, key);
     if (!node->is_boolean()) return TypeError(*node, field, "a boolean");
+    Note(field, *node);
     out = node->as_boolean()->get();
     return Status::Ok();
   }
@@ -411,12 +418,83 @@ class Reader {
     return Status::Ok();
   }
 
+  // One of `names` at table.key, or an error naming them; `out` is left
+  // alone when the key is absent.
+  Result<std::string> OneOf(const toml::table& table, std::string_view field,
+                            std::string_view key, std::string_view what,
+                            std::span<const std::string_view> names) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return std::string();
+    const std::string dotted = Dotted(field, key);
+    if (!node->is_string()) return TypeError(*node, dotted, "a string");
+    const std::string& name = node->as_string()->get();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string hint = DidYouMean(name, names);
+      if (hint.empty()) {
+        hint = fmt::format("; {}s are {}", what, fmt::join(names, ", "));
+      }
+      return Error(*node, dotted,
+                   fmt::format("unknown {} '{}'{}", what, name, hint));
+    }
+    Note(dotted, *node);
+    return name;
+  }
+
+  Status ReadRelay(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "relay");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    if (Status s = CheckKeys(t, "relay", kRelayKeys); !s.ok()) return s;
+    constexpr std::string_view kStyles[] = {"lease_token", "row_lock",
+                                            "sequence_cursor", "cdc_offset"};
+    Result<std::string> style = OneOf(t, "relay", "style", "style", kStyles);
+    if (!style.ok()) return style.status();
+    if (!style.value().empty()) {
+      out_.config.relay_style = *ParseRelayStyle(style.value());
+    }
+    constexpr std::string_view kIds[] = {"outbox_id", "per_attempt"};
+    Result<std::string> id =
+        OneOf(t, "relay", "message_id", "message identity", kIds);
+    if (!id.ok()) return id.status();
+    if (!id.value().empty()) {
+      out_.config.message_id = *ParseMessageIdentity(id.value());
+    }
+    return Status::Ok();
+  }
+
+  Status ReadSource(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "source");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    if (Status s = CheckKeys(t, "source", kSourceKeys); !s.ok()) return s;
+    Result<std::string> commits =
+        OneOf(t, "source", "commits", "commit time", kCommitTimes);
+    if (!commits.ok()) return commits.status();
+    out_.config.commits_during_run = commits.value() == "during_run";
+    return Status::Ok();
+  }
+
   Status ReadSwitches(const toml::table& root) {
     Result<const toml::table*> table = Table(root, "switches");
     if (!table.ok()) return table.status();
     if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
     Status s = CheckKeys(t, "switches", kSwitchKeys);
+    // A switch, even set to its default, is a knob only the seed's relay
+    // takes: say so rather than ignore it.
+    if (s.ok() && out_.config.relay_style != RelayStyle::kLeaseToken) {
+      for (std::string_view key : kSwitchKeys) {
+        if (const toml::node* node = t.get(key)) {
+          return Error(
+              *node, Dotted("switches", key),
+              fmt::format("relay.style '{}' has no lease and no fencing "
+                          "token; leave [switches] out",
+                          RelayStyleName(out_.config.relay_style)));
+        }
+      }
+    }
     if (s.ok()) s = OptionalBoolean(t, "switches", "lease", out_.config.lease);
     if (s.ok()) {
       s = OptionalBoolean(t, "switches", "fencing", out_.config.fencing);
@@ -437,6 +515,8 @@ class Reader {
         {"lost_consumer_acks", &b.lost_consumer_acks},
         {"consumer_crashes", &b.consumer_crashes},
         {"redeliveries", &b.redeliveries},
+        {"failed_commits", &b.failed_commits},
+        {"lost_broker_writes", &b.lost_broker_writes},
     };
     Status s = CheckKeys(t, "faults", kFaultKeys);
     for (const auto& [key, value] : budgets) {
@@ -492,7 +572,7 @@ class Reader {
     if (array == nullptr) {
       return TypeError(*node, "check.must_fire", "an array of action names");
     }
-    std::vector<std::string> names = OutboxModel::ActionClassNames();
+    std::vector<std::string> names = OutboxModel::AllActionClassNames();
     names.insert(names.begin(), {"complete", "expire"});
     const std::vector<std::string_view> known(names.begin(), names.end());
     for (std::size_t i = 0; i < array->size(); ++i) {

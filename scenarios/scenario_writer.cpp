@@ -97,8 +97,21 @@ void WriteConfig(const Config& config, std::string& out) {
         "\n[[groups]]\nname = {}\nstrategy = {}\ninstances = {}\n",
         Quote(g.name), Quote(StrategyName(g.strategy)), g.instances);
   }
-  out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",
-                     Bool(config.lease), Bool(config.fencing));
+  // Issue 8's tables only when they say something, so that the seed's
+  // canonical form stays as it was.
+  if (config.relay_style != RelayStyle::kLeaseToken ||
+      config.message_id != MessageIdentity::kOutboxId) {
+    out += fmt::format("\n[relay]\nstyle = {}\nmessage_id = {}\n",
+                       Quote(RelayStyleName(config.relay_style)),
+                       Quote(MessageIdentityName(config.message_id)));
+  }
+  if (config.commits_during_run) {
+    out += "\n[source]\ncommits = \"during_run\"\n";
+  }
+  if (config.relay_style == RelayStyle::kLeaseToken) {
+    out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",
+                       Bool(config.lease), Bool(config.fencing));
+  }
   const FaultBudgets& b = config.budgets;
   out += fmt::format(
       "\n[faults]\npremature_expiries = {}\nrelay_crashes = {}\n"
@@ -106,6 +119,12 @@ void WriteConfig(const Config& config, std::string& out) {
       "consumer_crashes = {}\nredeliveries = {}\n",
       b.premature_expiries, b.relay_crashes, b.lost_publish_acks,
       b.lost_consumer_acks, b.consumer_crashes, b.redeliveries);
+  if (b.failed_commits > 0) {
+    out += fmt::format("failed_commits = {}\n", b.failed_commits);
+  }
+  if (b.lost_broker_writes > 0) {
+    out += fmt::format("lost_broker_writes = {}\n", b.lost_broker_writes);
+  }
 }
 
 void WriteBounds(const Scenario& s, std::string& out) {

@@ -68,6 +68,32 @@ A12. Replay: an action string matches an enabled action if equal ignoring
      only if the state after the last step is terminal (A8).
 A13. Broker: ready[g][e] is a count (bag); no delivery order.  Ordered delivery
      (mentioned as an option) is not in the scenario format and not modelled.
+
+ISSUE 8 (relay styles, broker durability, message identity), written from
+scenarios/FORMAT.md and the README's "Relay styles" section:
+ B1. [source] commits = "during_run": every event starts pending; the action
+     source_commit(e) commits it.  No relay sees a pending row.  With the
+     cdc_offset style a commit also gives the row the next place in the
+     commit log (1 + the number of rows committed before it); otherwise the
+     log order is the event order.
+ B2. row_lock: claim(r, e) locks an unpublished, committed row no relay is
+     working on (tokens, owners, leases untouched); complete publishes it
+     and frees the lock; crash_relay and commit_fails (budget F, only from
+     "sent") roll it back: the relay goes idle, the row stays unpublished.
+ B3. sequence_cursor (one relay): claim(r, e) only for e = the committed row
+     with the smallest id above last_seen (ids = event order, from 1);
+     complete publishes it and sets last_seen to its id.
+ B4. cdc_offset (one relay): claim(r, e) reads the entry at place
+     position + 1 of the commit log (position += 1); complete publishes;
+     flush_offset(r), relay idle and position > flushed: flushed = position;
+     crash_relay, when the relay works or position > flushed: idle,
+     position = flushed.
+ B5. lose_write(e), budget B: the broker holds a copy every group still
+     waits for (offered >= 1, ready >= 1 in every group): offered, and each
+     group's ready, go down by one.
+ B6. [relay] message_id = "per_attempt": every delivered copy is a message
+     the inbox and the ledger have never seen (lookups find no row).
+ B7. offered_at_most_once (safety): offered[e] <= 1.
 """
 
 import json
@@ -86,7 +112,7 @@ TWO_STEP = ("credit.check_then_act", "credit.effect_then_inbox",
 HAS_INBOX = ("credit.inbox", "credit.check_then_act", "credit.effect_then_inbox")
 
 SAFETY = ("effect_at_most_once", "stale_completion_rejected",
-          "notify_at_most_once")
+          "notify_at_most_once", "offered_at_most_once")
 TRANSITION = ("projection_monotonic",)
 AT_REST = ("eventually_offered", "eventually_consumed", "projection_converges",
            "notify_at_least_once", "cache_consistent")
@@ -108,8 +134,13 @@ F_READY = 7       # per group: tuple per event
 F_INST = 8        # per group: tuple per instance of (phase, event, private)
 F_EFFECTS, F_INBOX, F_LEDGER, F_SENT = 9, 10, 11, 12   # per group: per event
 F_VERSION, F_CACHE = 13, 14                             # per group: per key
-F_BUDGET = 15     # (X, C, P, A, Q, V)
-B_X, B_C, B_P, B_A, B_Q, B_V = range(6)
+F_BUDGET = 15     # (X, C, P, A, Q, V, F, B)
+B_X, B_C, B_P, B_A, B_Q, B_V, B_F, B_B = range(8)
+# issue 8
+F_PENDING = 16    # per event: 1 while its source transaction is open
+F_LOGPOS = 17     # per event: place in the commit log (cdc, during_run)
+F_CURSOR = 18     # last_seen (sequence_cursor) or flushed offset (cdc)
+F_POS = 19        # cdc: how far the connector has read
 
 
 class Model:
@@ -145,7 +176,13 @@ class Model:
                         int(f.get("lost_publish_acks", 0)),
                         int(f.get("lost_consumer_acks", 0)),
                         int(f.get("consumer_crashes", 0)),
-                        int(f.get("redeliveries", 0)))
+                        int(f.get("redeliveries", 0)),
+                        int(f.get("failed_commits", 0)),
+                        int(f.get("lost_broker_writes", 0)))
+        rl = cfg.get("relay", {})
+        self.style = rl.get("style", "lease_token")
+        self.per_attempt = rl.get("message_id", "outbox_id") == "per_attempt"
+        self.during_run = cfg.get("source", {}).get("commits") == "during_run"
         self.claim_bound = cfg.get("bounds", {}).get("claims")
         # keys
         self.keys = []
@@ -177,6 +214,8 @@ class Model:
             (z,) * G, (z,) * G, (z,) * G, (z,) * G,
             ((0,) * K,) * G, ((STALE,) * K,) * G,
             self.budget0,
+            (1 if self.during_run else 0,) * E,
+            (0,) * E, 0, 0,
         )
 
     @staticmethod
@@ -200,9 +239,24 @@ class Model:
                 return True
         return False
 
+    def _log_place(self, s, e):
+        return s[F_LOGPOS][e] if self.during_run else e + 1
+
     def _claim_ok_but_bound(self, s, r, e):
         """(enabled, blocked_only_by_bound)"""
-        if s[F_RELAYS][r][0] != R_IDLE or s[F_PUB][e] != 0:
+        if s[F_RELAYS][r][0] != R_IDLE or s[F_PENDING][e]:
+            return False, False
+        if self.style == "row_lock":
+            busy = any(ph != R_IDLE and ev == e + 1
+                       for (ph, ev, _) in s[F_RELAYS])
+            return (s[F_PUB][e] == 0 and not busy), False
+        if self.style == "sequence_cursor":
+            above = [f for f in range(self.nE)
+                     if f + 1 > s[F_CURSOR] and not s[F_PENDING][f]]
+            return (bool(above) and above[0] == e), False
+        if self.style == "cdc_offset":
+            return self._log_place(s, e) == s[F_POS] + 1, False
+        if s[F_PUB][e] != 0:
             return False, False
         if self.lease_on and s[F_LEASE][e] == L_ACTIVE:
             return False, False
@@ -232,7 +286,7 @@ class Model:
             put(F_EFFECTS, get(F_EFFECTS) + 1)
             return True, 0
         if strat == "credit.inbox":
-            if get(F_INBOX) == 0:
+            if get(F_INBOX) == 0 or self.per_attempt:
                 put(F_INBOX, 1)
                 put(F_EFFECTS, get(F_EFFECTS) + 1)
             return True, 0
@@ -253,17 +307,17 @@ class Model:
         get = lambda f: s[f][g][e]
         put = lambda f, v: s.__setitem__(f, self._set2(s[f], g, e, v))
         if strat == "credit.check_then_act":
-            return get(F_INBOX)
+            return 0 if self.per_attempt else get(F_INBOX)
         if strat == "credit.effect_then_inbox":
-            if get(F_INBOX) == 0:
+            if get(F_INBOX) == 0 or self.per_attempt:
                 put(F_EFFECTS, get(F_EFFECTS) + 1)
             return 0
         if strat == "notification.ledger_then_send":
-            new = 1 if get(F_LEDGER) == 0 else 0
+            new = 1 if get(F_LEDGER) == 0 or self.per_attempt else 0
             put(F_LEDGER, 1)
             return new
         if strat == "notification.send_then_ledger":
-            if get(F_LEDGER) == 0:
+            if get(F_LEDGER) == 0 or self.per_attempt:
                 put(F_SENT, get(F_SENT) + 1)
             return 0
         raise AssertionError(strat)
@@ -300,7 +354,15 @@ class Model:
         for r, rname in enumerate(self.relays):
             ph, ev, tok = s[F_RELAYS][r]
             for e in range(E):
-                if self._claim_ok_but_bound(s, r, e)[0]:
+                if self._claim_ok_but_bound(s, r, e)[0] and \
+                        self.style != "lease_token":
+                    n = list(s)
+                    n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_CLAIMED, e + 1, 0))
+                    if self.style == "cdc_offset":
+                        n[F_POS] = s[F_POS] + 1
+                    out.append(("claim(%s, %s)" % (rname, self.events[e]["name"]),
+                                tuple(n)))
+                elif self._claim_ok_but_bound(s, r, e)[0]:
                     n = list(s)
                     t = s[F_TOKEN][e] + 1
                     n[F_TOKEN] = self._set(s[F_TOKEN], e, t)
@@ -321,7 +383,15 @@ class Model:
                     self._send_copy(n, e)
                     self._budget(n, B_P)
                     out.append(("send_ack_lost(%s)" % rname, tuple(n)))
-            if ph == R_SENT:
+            if ph == R_SENT and self.style != "lease_token":
+                e = ev - 1
+                n = list(s)
+                n[F_PUB] = self._set(s[F_PUB], e, 1)
+                if self.style == "sequence_cursor":
+                    n[F_CURSOR] = max(s[F_CURSOR], ev)
+                n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
+                out.append(("complete(%s)" % rname, tuple(n)))
+            elif ph == R_SENT:
                 e = ev - 1
                 n = list(s)
                 if s[F_PUB][e] == 0 and (not self.fencing or (
@@ -330,10 +400,13 @@ class Model:
                     n[F_CTOK] = self._set(s[F_CTOK], e, tok)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
                 out.append(("complete(%s)" % rname, tuple(n)))
-            if ph != R_IDLE and bud[B_C] > 0:
+            unflushed = self.style == "cdc_offset" and s[F_POS] > s[F_CURSOR]
+            if (ph != R_IDLE or unflushed) and bud[B_C] > 0:
                 n = list(s)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
                 self._budget(n, B_C)
+                if self.style == "cdc_offset":
+                    n[F_POS] = s[F_CURSOR]
                 out.append(("crash_relay(%s)" % rname, tuple(n)))
         if self.lease_on:
             for e in range(E):
@@ -397,6 +470,38 @@ class Model:
                                             s[F_READY][g][e] + 1)
                     self._budget(n, B_V)
                     out.append(("redeliver(%s)" % lbl, tuple(n)))
+        # issue 8
+        for e in range(E):
+            if s[F_PENDING][e]:
+                n = list(s)
+                n[F_PENDING] = self._set(s[F_PENDING], e, 0)
+                if self.style == "cdc_offset":
+                    place = 1 + sum(1 for f in range(E) if not s[F_PENDING][f])
+                    n[F_LOGPOS] = self._set(s[F_LOGPOS], e, place)
+                out.append(("source_commit(%s)" % self.events[e]["name"],
+                            tuple(n)))
+        for r, rname in enumerate(self.relays):
+            ph = s[F_RELAYS][r][0]
+            if ph == R_SENT and bud[B_F] > 0:
+                n = list(s)
+                n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
+                self._budget(n, B_F)
+                out.append(("commit_fails(%s)" % rname, tuple(n)))
+            if self.style == "cdc_offset" and ph == R_IDLE and \
+                    s[F_POS] > s[F_CURSOR]:
+                n = list(s)
+                n[F_CURSOR] = s[F_POS]
+                out.append(("flush_offset(%s)" % rname, tuple(n)))
+        for e in range(E):
+            if bud[B_B] > 0 and s[F_OFFERED][e] >= 1 and \
+                    all(rg[e] >= 1 for rg in s[F_READY]):
+                n = list(s)
+                n[F_OFFERED] = self._set(s[F_OFFERED], e, s[F_OFFERED][e] - 1)
+                n[F_READY] = tuple(self._set(rg, e, rg[e] - 1)
+                                   for rg in s[F_READY])
+                self._budget(n, B_B)
+                out.append(("lose_write(%s)" % self.events[e]["name"],
+                            tuple(n)))
         return out
 
     # ------------------------------------------------------------------
@@ -414,6 +519,8 @@ class Model:
         if name == "notify_at_most_once":
             return all(s[F_SENT][g][e] <= 1
                        for g in self._groups_of(NOTIFICATION) for e in range(E))
+        if name == "offered_at_most_once":
+            return all(s[F_OFFERED][e] <= 1 for e in range(E))
         raise ValueError(name)
 
     def transition_ok(self, name, s, n):

@@ -431,15 +431,15 @@ TEST_CASE("an unknown top-level key is rejected with a suggestion") {
 TEST_CASE("an unknown key far from any allowed one lists the allowed keys") {
   CHECK(ErrorOf("relays = 1\n[fault_budgets]\n") ==
         "scenarios/x.toml:2:2: fault_budgets: unknown key; allowed keys are "
-        "name, description, relays, events, groups, switches, faults, "
-        "bounds, check, expect");
+        "name, description, relays, events, groups, relay, source, "
+        "switches, faults, bounds, check, expect");
 }
 
 TEST_CASE("of several unknown keys the first in the file is reported") {
   CHECK(ErrorOf("zzz = 1\naaa = 2\n") ==
         "scenarios/x.toml:1:1: zzz: unknown key; allowed keys are name, "
-        "description, relays, events, groups, switches, faults, bounds, "
-        "check, expect");
+        "description, relays, events, groups, relay, source, switches, "
+        "faults, bounds, check, expect");
 }
 
 TEST_CASE("unknown keys in every table name their dotted path") {
@@ -689,7 +689,8 @@ TEST_CASE("an invariant far from any known one lists the invariants") {
       "'liveness'; invariants are effect_at_most_once, "
       "stale_completion_rejected, projection_monotonic, "
       "notify_at_most_once, eventually_offered, eventually_consumed, "
-      "projection_converges, notify_at_least_once, cache_consistent");
+      "projection_converges, notify_at_least_once, cache_consistent, "
+      "offered_at_most_once");
 }
 
 TEST_CASE("an invariant is listed at most once") {
@@ -725,7 +726,8 @@ TEST_CASE("must_fire names action classes or kinds, each once") {
         "'publish'; actions are complete, expire, claim, send, send_ack_lost, "
         "complete_published, complete_rejected, expire_orphaned, "
         "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
-        "crash_consumer, redeliver");
+        "crash_consumer, redeliver, source_commit, commit_fails, "
+        "flush_offset, lose_write");
   CHECK(ErrorOf(check + "must_fire = [\"send\", \"send\"]\n") ==
         "scenarios/x.toml:5:22: check.must_fire[2]: 'send' is listed twice");
   CHECK(ErrorOf(check + "must_fire = \"send\"\n") ==
