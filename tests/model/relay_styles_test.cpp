@@ -1,0 +1,279 @@
+// Issue 8: each relay style's claim, send, complete and crash, the source
+// commits, the failed commit, the offset flush, the lost broker write and
+// per-attempt message ids, on tiny configs.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "model/outbox_model.h"
+#include "model/state_cells.h"
+#include "model_test_util.h"
+
+namespace oc {
+namespace {
+
+State Run(const OutboxModel& m, std::vector<std::string> actions) {
+  State s = m.InitialStates().front();
+  for (const std::string& text : actions) {
+    const Result<Action> a = ParseAction(m.config(), text);
+    REQUIRE_MESSAGE(a.ok(), text);
+    Result<State> next = m.Apply(s, a.value());
+    const std::string why = next.ok() ? "" : next.status().message();
+    REQUIRE_MESSAGE(next.ok(), text << ": " << why);
+    s = std::move(next).value();
+  }
+  return s;
+}
+
+std::string Why(const OutboxModel& m, const State& s, const std::string& text) {
+  const Result<Action> a = ParseAction(m.config(), text);
+  REQUIRE_MESSAGE(a.ok(), text);
+  return m.WhyDisabled(s, a.value()).value_or("");
+}
+
+Config Styled(RelayStyle style, int relays, int events,
+              std::vector<Strategy> groups = {}) {
+  Config c = testing::MakeConfig(relays, events, std::move(groups));
+  c.relay_style = style;
+  return c;
+}
+
+TEST_CASE("row_lock: another relay skips a locked row; complete publishes") {
+  Config c = Styled(RelayStyle::kRowLock, 2, 1, {Strategy::kCreditInbox});
+  OutboxModel m(c);
+  State s = Run(m, {"claim(r1, e1)"});
+  CHECK(s.relays[0] == RelayCells{RelayPhase::kClaimed, 1, 0});
+  CHECK(s.events[0].token == 0);  // no fencing token
+  CHECK(s.events[0].owner == 0);
+  CHECK(s.events[0].lease == Lease::kNone);
+  CHECK(Why(m, s, "claim(r2, e1)") ==
+        "the row of event e1 is locked by another relay");
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)"});
+  CHECK(s.events[0].published == 1);
+  CHECK(s.relays[0] == RelayCells{});
+  CHECK(Why(m, s, "claim(r2, e1)") == "event e1 is already published");
+  CHECK(Why(m, s, "expire(e1)") == "the lease of event e1 is none, not active");
+}
+
+TEST_CASE("row_lock: a failed commit after the send rolls the row back") {
+  Config c = Styled(RelayStyle::kRowLock, 2, 1);
+  c.budgets.failed_commits = 1;
+  OutboxModel m(c);
+  State s = Run(m, {"claim(r1, e1)"});
+  CHECK(Why(m, s, "commit_fails(r1)") == "relay r1 is claimed(e1), not sent");
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "commit_fails(r1)", "claim(r2, e1)",
+              "send(r2)", "complete(r2)"});
+  CHECK(s.events[0].offered == 2);
+  CHECK(s.events[0].published == 1);
+  CHECK(s.budgets.failed_commits == 0);
+  CHECK(Why(m,
+            Run(m, {"claim(r1, e1)", "send(r1)", "commit_fails(r1)",
+                    "claim(r1, e1)", "send(r1)"}),
+            "commit_fails(r1)") == "no failed commit is left in the budget");
+}
+
+TEST_CASE("row_lock: a crashed relay's row is unlocked and unpublished") {
+  Config c = Styled(RelayStyle::kRowLock, 2, 1);
+  c.budgets.relay_crashes = 1;
+  OutboxModel m(c);
+  const State s = Run(m, {"claim(r1, e1)", "send(r1)", "crash_relay(r1)"});
+  CHECK(s.events[0].published == 0);
+  CHECK(Why(m, s, "claim(r2, e1)").empty());
+}
+
+TEST_CASE("sequence_cursor: a row committed below the cursor is skipped") {
+  Config c = Styled(RelayStyle::kSequenceCursor, 1, 2);
+  c.commits_during_run = true;
+  OutboxModel m(c);
+  State s = m.InitialStates().front();
+  CHECK(s.events[0].pending == 1);
+  CHECK(Why(m, s, "claim(r1, e1)") ==
+        "the source transaction of event e1 has not committed, so its row is "
+        "not visible");
+  s = Run(m, {"source_commit(e2)"});
+  CHECK(Why(m, s, "source_commit(e2)") ==
+        "the source transaction of event e2 has committed");
+  s = Run(m, {"source_commit(e2)", "claim(r1, e2)", "send(r1)", "complete(r1)",
+              "source_commit(e1)"});
+  CHECK(s.log.offset == 2);
+  CHECK(s.events[1].published == 1);
+  CHECK(Why(m, s, "claim(r1, e1)") ==
+        "event e1 is not the next row above the cursor (last_seen 2); no row "
+        "is next");
+  std::vector<std::pair<Action, State>> next;
+  m.Successors(s, next);
+  CHECK(next.empty());  // at rest, with e1 never offered
+}
+
+TEST_CASE("sequence_cursor: rows committed in id order are all relayed") {
+  Config c = Styled(RelayStyle::kSequenceCursor, 1, 2);
+  OutboxModel m(c);
+  State s = Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)"});
+  CHECK(s.log.offset == 1);
+  CHECK(Why(m, s, "claim(r1, e1)") ==
+        "event e1 is not the next row above the cursor (last_seen 1); e2 is "
+        "next");
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "claim(r1, e2)",
+              "send(r1)", "complete(r1)"});
+  CHECK(s.events[0].published + s.events[1].published == 2);
+}
+
+TEST_CASE("cdc_offset: a restart re-reads every entry since the flush") {
+  Config c = Styled(RelayStyle::kCdcOffset, 1, 2);
+  c.budgets.relay_crashes = 1;
+  OutboxModel m(c);
+  State s = m.InitialStates().front();
+  CHECK(Why(m, s, "claim(r1, e2)") ==
+        "event e2 is not the next entry of the commit log (read up to 0); e1 "
+        "is next");
+  CHECK(Why(m, s, "flush_offset(r1)") ==
+        "the flushed offset is already 0, the read position");
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "claim(r1, e2)",
+              "send(r1)", "complete(r1)"});
+  CHECK(s.log.position == 2);
+  CHECK(s.log.offset == 0);
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "claim(r1, e2)",
+              "send(r1)", "complete(r1)", "crash_relay(r1)"});
+  CHECK(s.log.position == 0);
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "claim(r1, e2)",
+              "send(r1)", "complete(r1)", "crash_relay(r1)", "claim(r1, e1)",
+              "send(r1)", "complete(r1)", "claim(r1, e2)", "send(r1)",
+              "complete(r1)", "flush_offset(r1)"});
+  CHECK(s.events[0].offered == 2);
+  CHECK(s.events[1].offered == 2);
+  CHECK(s.log.offset == 2);
+}
+
+TEST_CASE("cdc_offset: a flushed offset survives the restart") {
+  Config c = Styled(RelayStyle::kCdcOffset, 1, 1);
+  c.budgets.relay_crashes = 1;
+  OutboxModel m(c);
+  const State s =
+      Run(m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "flush_offset(r1)"});
+  CHECK(Why(m, s, "crash_relay(r1)") ==
+        "relay r1 is idle; there is nothing to crash");
+  CHECK(Why(m, s, "claim(r1, e1)") ==
+        "event e1 is not the next entry of the commit log (read up to 1); no "
+        "row is next");
+}
+
+TEST_CASE("cdc_offset: the log is in commit order, not in id order") {
+  Config c = Styled(RelayStyle::kCdcOffset, 1, 2);
+  c.commits_during_run = true;
+  OutboxModel m(c);
+  const State s = Run(m, {"source_commit(e2)", "claim(r1, e2)", "send(r1)",
+                          "complete(r1)", "source_commit(e1)"});
+  CHECK(s.events[1].log_position == 1);
+  CHECK(s.events[0].log_position == 2);
+  CHECK(Why(m, s, "claim(r1, e1)").empty());
+}
+
+TEST_CASE("flush_offset belongs to cdc_offset only") {
+  OutboxModel m(Styled(RelayStyle::kRowLock, 1, 1));
+  CHECK(Why(m, m.InitialStates().front(), "flush_offset(r1)") ==
+        "relay.style is 'row_lock'; only cdc_offset flushes an offset");
+}
+
+TEST_CASE("a lost broker write takes back a copy every group waits for") {
+  Config c = testing::MakeConfig(1, 1, {Strategy::kCreditInbox});
+  c.budgets.lost_broker_writes = 1;
+  OutboxModel m(c);
+  State s = m.InitialStates().front();
+  CHECK(Why(m, s, "lose_write(e1)") ==
+        "the broker holds no copy of e1 that every group still waits for");
+  s = Run(m, {"claim(r1, e1)", "send(r1)", "lose_write(e1)", "complete(r1)"});
+  CHECK(s.events[0].offered == 0);
+  CHECK(s.events[0].published == 1);
+  CHECK(s.group_events[0].ready == 0);
+  CHECK(s.budgets.lost_broker_writes == 0);
+  std::vector<std::pair<Action, State>> next;
+  m.Successors(s, next);
+  CHECK(next.empty());  // published, never to be offered again
+  CHECK(Why(m, Run(m, {"claim(r1, e1)", "send(r1)", "consume(g1, 1, e1)"}),
+            "lose_write(e1)") ==
+        "the broker holds no copy of e1 that every group still waits for");
+}
+
+TEST_CASE("per-attempt message ids get past the inbox") {
+  Config c = testing::MakeConfig(1, 1, {Strategy::kCreditInbox});
+  c.budgets.lost_publish_acks = 1;
+  const std::vector<std::string> order = {
+      "claim(r1, e1)",      "send_ack_lost(r1)",  "send(r1)",
+      "consume(g1, 1, e1)", "acknowledge(g1, 1)", "consume(g1, 1, e1)"};
+  CHECK(Run(OutboxModel(c), order).group_events[0].effects == 1);
+  c.message_id = MessageIdentity::kPerAttempt;
+  CHECK(Run(OutboxModel(c), order).group_events[0].effects == 2);
+}
+
+TEST_CASE("issue 8's cells and classes appear only where they are used") {
+  const OutboxModel seed(testing::MakeConfig(1, 1));
+  CHECK(seed.ActionClassNames().size() == 14);
+  for (const Cell& cell : Cells(seed, seed.InitialStates().front())) {
+    CHECK(cell.name.find("committed") == std::string::npos);
+    CHECK(cell.name != "faults.lost_broker_writes");
+  }
+  Config c = Styled(RelayStyle::kCdcOffset, 1, 1);
+  c.commits_during_run = true;
+  const OutboxModel cdc(c);
+  const std::vector<std::string> classes = cdc.ActionClassNames();
+  CHECK(classes.size() == 16);
+  CHECK(classes[14] == "source_commit");
+  CHECK(classes[15] == "flush_offset");
+  CHECK(cdc.SlotsNamed("flush_offset") == std::vector<std::size_t>{15});
+  CHECK(cdc.SlotsNamed("commit_fails").empty());
+  std::vector<std::string> names;
+  for (const Cell& cell : Cells(cdc, cdc.InitialStates().front())) {
+    names.push_back(cell.name);
+  }
+  CHECK(std::count(names.begin(), names.end(), "outbox[e1].committed") == 1);
+  CHECK(std::count(names.begin(), names.end(), "connector.flushed_offset") ==
+        1);
+  CHECK(std::count(names.begin(), names.end(), "connector.read_position") == 1);
+}
+
+TEST_CASE("the state codec round-trips issue 8's fields") {
+  Config c = Styled(RelayStyle::kCdcOffset, 1, 3);
+  c.commits_during_run = true;
+  c.budgets.relay_crashes = 2;
+  c.budgets.lost_broker_writes = 1;
+  OutboxModel m(c);
+  const State s = Run(m, {"source_commit(e3)", "source_commit(e1)",
+                          "claim(r1, e3)", "send(r1)", "lose_write(e3)"});
+  std::vector<std::uint8_t> bytes(m.EncodedSize());
+  m.Encode(s, bytes.data());
+  CHECK(m.Decode(bytes.data()) == s);
+}
+
+TEST_CASE("configurations that break a style's rules do not validate") {
+  Config c = Styled(RelayStyle::kRowLock, 1, 1);
+  c.lease = false;
+  CHECK(Validate(c).message() ==
+        "switches.lease: relay.style 'row_lock' has no lease and no fencing "
+        "token; leave [switches] out");
+  c = Styled(RelayStyle::kCdcOffset, 2, 1);
+  CHECK(Validate(c).message() ==
+        "relays: relay.style 'cdc_offset' runs exactly one relay (one cursor "
+        "or connector); got 2");
+  c = Styled(RelayStyle::kSequenceCursor, 1, 1);
+  c.budgets.failed_commits = 1;
+  CHECK(Validate(c).message() ==
+        "faults.failed_commits: relay.style 'sequence_cursor' takes no failed "
+        "commits; only 'row_lock' does (its send and its commit share a "
+        "transaction)");
+  c = Styled(RelayStyle::kRowLock, 1, 1);
+  c.budgets.premature_expiries = 1;
+  CHECK(Validate(c).message() ==
+        "faults.premature_expiries: relay.style 'row_lock' has no lease to "
+        "expire; only 'lease_token' takes premature expiries");
+  c = testing::MakeConfig(1, 1, {Strategy::kCreditInbox});
+  c.message_id = MessageIdentity::kPerAttempt;
+  c.budgets.lost_consumer_acks = 1;
+  CHECK(Validate(c).message() ==
+        "faults.lost_consumer_acks: relay.message_id 'per_attempt' is "
+        "modelled only without broker redeliveries to consumers (a "
+        "redelivered copy keeps its id); set it to 0");
+}
+
+}  // namespace
+}  // namespace oc

@@ -1,0 +1,109 @@
+// Issue 8's keys in scenario files: [relay], [source], the new fault
+// budgets, the exact messages for bad values and for knobs a relay style
+// does not take, and the canonical form's round trip.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+
+#include "scenarios/scenario_loader.h"
+#include "scenarios/scenario_writer.h"
+
+namespace oc {
+namespace {
+
+constexpr char kPath[] = "scenarios/x.toml";
+constexpr std::string_view kTail =
+    "\n[check]\ninvariants = [\"eventually_offered\"]\n\n[expect]\n"
+    "verdict = \"holds\"\n";
+
+std::string ErrorOf(const std::string& text) {
+  Result<Scenario> r =
+      ParseScenario(std::string(text) + std::string(kTail), kPath);
+  return r.ok() ? std::string("(loaded)") : r.status().message();
+}
+
+Scenario Load(const std::string& text) {
+  Result<Scenario> r = ParseScenario(text + std::string(kTail), kPath);
+  if (!r.ok()) FAIL(r.status().message());
+  return std::move(r).value();
+}
+
+TEST_CASE("relay style, message identity and source commits are read") {
+  const Scenario s = Load(
+      "relays = 1\nevents = 2\n\n[relay]\nstyle = \"cdc_offset\"\n"
+      "message_id = \"per_attempt\"\n\n[source]\ncommits = \"during_run\"\n"
+      "\n[faults]\nrelay_crashes = 1\nlost_broker_writes = 2\n");
+  CHECK(s.config.relay_style == RelayStyle::kCdcOffset);
+  CHECK(s.config.message_id == MessageIdentity::kPerAttempt);
+  CHECK(s.config.commits_during_run);
+  CHECK(s.config.budgets.lost_broker_writes == 2);
+}
+
+TEST_CASE("by default the relay is the seed's, committed before the run") {
+  const Scenario s = Load("relays = 1\nevents = 1\n");
+  CHECK(s.config.relay_style == RelayStyle::kLeaseToken);
+  CHECK(s.config.message_id == MessageIdentity::kOutboxId);
+  CHECK_FALSE(s.config.commits_during_run);
+  CHECK(IsSeedPipeline(s.config));
+}
+
+TEST_CASE("an unknown style, identity or commit time is an error") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_locks\"\n") ==
+        "scenarios/x.toml:4:9: relay.style: unknown style 'row_locks'; did "
+        "you mean 'row_lock'?");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n") ==
+        "scenarios/x.toml:4:9: relay.style: unknown style 'age_sweeper'; "
+        "styles are lease_token, row_lock, sequence_cursor, cdc_offset");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nmessage_id = 7\n") ==
+        "scenarios/x.toml:4:14: relay.message_id: expected a string, got an "
+        "integer");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[source]\ncommits = \"later\"\n") ==
+        "scenarios/x.toml:4:11: source.commits: unknown commit time 'later'; "
+        "commit times are before_run, during_run");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyles = \"row_lock\"\n") ==
+        "scenarios/x.toml:4:1: relay.styles: unknown key; did you mean "
+        "'style'?");
+}
+
+TEST_CASE("a knob the relay style does not take is an error at its place") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_lock\"\n"
+                "[switches]\nlease = true\n") ==
+        "scenarios/x.toml:6:9: switches.lease: relay.style 'row_lock' has no "
+        "lease and no fencing token; leave [switches] out");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"cdc_offset\"\n"
+                "[faults]\nfailed_commits = 1\n") ==
+        "scenarios/x.toml:6:18: faults.failed_commits: relay.style "
+        "'cdc_offset' takes no failed commits; only 'row_lock' does (its send "
+        "and its commit share a transaction)");
+  CHECK(ErrorOf("relays = 2\nevents = 1\n[relay]\nstyle = "
+                "\"sequence_cursor\"\n") ==
+        "scenarios/x.toml:1:10: relays: relay.style 'sequence_cursor' runs "
+        "exactly one relay (one cursor or connector); got 2");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_lock\"\n"
+                "[bounds]\nclaims = 2\n") ==
+        "scenarios/x.toml:6:10: bounds.claims: relay.style 'row_lock' takes "
+        "no claim bound; only 'lease_token' does");
+  CHECK(
+      ErrorOf("relays = 1\nevents = 1\n[faults]\nlost_broker_writes = 16\n") ==
+      "scenarios/x.toml:4:22: faults.lost_broker_writes: 16 is out of range "
+      "0..15");
+}
+
+TEST_CASE("issue 8's keys survive parse, print, parse") {
+  const Scenario first = Load(
+      "relays = [\"A\", \"B\"]\nevents = 2\n\n[relay]\nstyle = \"row_lock\"\n"
+      "message_id = \"per_attempt\"\n\n[source]\ncommits = \"during_run\"\n"
+      "\n[faults]\nfailed_commits = 1\nlost_broker_writes = 1\n");
+  const std::string printed = FormatScenario(first);
+  INFO(printed);
+  Result<Scenario> second = ParseScenario(printed, "elsewhere/other.toml");
+  if (!second.ok()) FAIL(second.status().message());
+  CHECK(second.value().config == first.config);
+  CHECK(FormatScenario(second.value()) == printed);
+  CHECK(printed.find("[switches]") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace oc
