@@ -10,7 +10,11 @@
 //  - a broker or queue counter counts sends and redeliveries: at most the
 //    token bound plus P + A + Q + V;
 //  - tables a group's strategy never writes, and a lease column without
-//    leases, take no bits at all.
+//    leases, take no bits at all;
+//  - issue 8: with another relay style, a row is read again only after a
+//    relay crash or a failed commit (1 + C + F reads), tokens stay 0, and
+//    the commit flag, log places, cursor and read position take bits only
+//    in the configurations that use them (0..E for places and offsets).
 // Fields are packed in declaration order, least significant bit first.
 // The encoding is canonical: equal states have equal bytes and different
 // states different bytes, so bytes can be hashed and compared instead of

@@ -418,10 +418,11 @@ class Reader {
     return Status::Ok();
   }
 
-  // One of `names` at table.key, or an error naming them; `out` is left
-  // alone when the key is absent.
+  // The value of table.key, one of `names`, or an error naming them; an
+  // empty string when the key is absent.
   Result<std::string> OneOf(const toml::table& table, std::string_view field,
                             std::string_view key, std::string_view what,
+                            std::string_view plural,
                             std::span<const std::string_view> names) {
     const toml::node* node = table.get(key);
     if (node == nullptr) return std::string();
@@ -431,7 +432,7 @@ class Reader {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       std::string hint = DidYouMean(name, names);
       if (hint.empty()) {
-        hint = fmt::format("; {}s are {}", what, fmt::join(names, ", "));
+        hint = fmt::format("; {} are {}", plural, fmt::join(names, ", "));
       }
       return Error(*node, dotted,
                    fmt::format("unknown {} '{}'{}", what, name, hint));
@@ -448,14 +449,15 @@ class Reader {
     if (Status s = CheckKeys(t, "relay", kRelayKeys); !s.ok()) return s;
     constexpr std::string_view kStyles[] = {"lease_token", "row_lock",
                                             "sequence_cursor", "cdc_offset"};
-    Result<std::string> style = OneOf(t, "relay", "style", "style", kStyles);
+    Result<std::string> style =
+        OneOf(t, "relay", "style", "style", "styles", kStyles);
     if (!style.ok()) return style.status();
     if (!style.value().empty()) {
       out_.config.relay_style = *ParseRelayStyle(style.value());
     }
     constexpr std::string_view kIds[] = {"outbox_id", "per_attempt"};
-    Result<std::string> id =
-        OneOf(t, "relay", "message_id", "message identity", kIds);
+    Result<std::string> id = OneOf(t, "relay", "message_id", "message identity",
+                                   "message identities", kIds);
     if (!id.ok()) return id.status();
     if (!id.value().empty()) {
       out_.config.message_id = *ParseMessageIdentity(id.value());
@@ -469,8 +471,8 @@ class Reader {
     if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
     if (Status s = CheckKeys(t, "source", kSourceKeys); !s.ok()) return s;
-    Result<std::string> commits =
-        OneOf(t, "source", "commits", "commit time", kCommitTimes);
+    Result<std::string> commits = OneOf(t, "source", "commits", "commit time",
+                                        "commit times", kCommitTimes);
     if (!commits.ok()) return commits.status();
     out_.config.commits_during_run = commits.value() == "during_run";
     return Status::Ok();
