@@ -19,11 +19,15 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     const EventCells& row = s.events[e];
     const std::string prefix = fmt::format("outbox[{}]", config.events[e].name);
     add(prefix + ".published", fmt::format("{}", row.published));
-    add(prefix + ".owner",
-        row.owner == 0 ? std::string("-") : config.relays[row.owner - 1]);
-    add(prefix + ".token", fmt::format("{}", row.token));
-    add(prefix + ".lease", std::string(LeaseText(row.lease)));
-    add(prefix + ".completed_token", fmt::format("{}", row.completed_token));
+    // Owner, token and lease belong to the seed's relay; the other styles
+    // never set them.
+    if (config.relay_style == RelayStyle::kLeaseToken) {
+      add(prefix + ".owner",
+          row.owner == 0 ? std::string("-") : config.relays[row.owner - 1]);
+      add(prefix + ".token", fmt::format("{}", row.token));
+      add(prefix + ".lease", std::string(LeaseText(row.lease)));
+      add(prefix + ".completed_token", fmt::format("{}", row.completed_token));
+    }
     if (config.commits_during_run) {
       add(prefix + ".committed", row.pending ? "0" : "1");
       if (config.relay_style == RelayStyle::kCdcOffset) {

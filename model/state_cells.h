@@ -12,6 +12,8 @@
 //   faults.premature_expiries ...                        (budgets left)
 // and issue 8's, only in configurations that use them:
 //   outbox[e1].committed .log_position   outbox.last_seen
+// (with a style other than lease_token, a row shows no owner, token, lease
+// or completed_token: those styles never set them)
 //   connector.flushed_offset  connector.read_position
 //   faults.failed_commits  faults.lost_broker_writes
 // Only the tables a group's strategy uses are listed.

@@ -1,0 +1,91 @@
+// Issue 8 in the reports: the relay settings in JSON, the broker assumption
+// and the per-attempt warning beside the verdict, and the sequence diagram's
+// words for the other relay styles.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "reports/json_report.h"
+#include "reports/markdown_report.h"
+#include "reports/text_report.h"
+#include "writer_fixtures.h"
+
+namespace oc::reports {
+namespace {
+
+using testing::CheckText;
+using testing::Contains;
+using testing::Violated;
+
+constexpr char kCursor[] = R"x(relays = ["forwarder"]
+events = 2
+
+[relay]
+style = "sequence_cursor"
+
+[source]
+commits = "during_run"
+
+[check]
+invariants = ["eventually_offered"]
+
+[expect]
+verdict = "violated"
+violated = "eventually_offered"
+)x";
+
+constexpr char kLostWrite[] = R"x(relays = ["A"]
+events = 1
+
+[relay]
+message_id = "per_attempt"
+
+[faults]
+lost_broker_writes = 1
+
+[check]
+invariants = ["eventually_offered"]
+
+[expect]
+verdict = "violated"
+violated = "eventually_offered"
+)x";
+
+TEST_CASE("JSON names the relay style, identity and commit time") {
+  const std::string json =
+      JsonReport(CheckText(kCursor, "cursor.toml"), {.timing = false});
+  CHECK(Contains(json, R"("style": "sequence_cursor")"));
+  CHECK(Contains(json, R"("message_id": "outbox_id")"));
+  CHECK(Contains(json, R"("source_commits": "during_run")"));
+  CHECK(Contains(json, R"("kind": "source_commit")"));
+  CHECK_FALSE(
+      Contains(JsonReport(Violated(), {.timing = false}), R"("relay": {)"));
+}
+
+TEST_CASE("the Markdown diagram reads, not claims, with a cursor") {
+  const std::string md =
+      MarkdownReport(CheckText(kCursor, "cursor.toml"), {.timing = false});
+  CHECK(Contains(md, "read e2"));
+  CHECK(Contains(md, "source transaction of e1 commits"));
+  CHECK_FALSE(Contains(md, "token"));
+}
+
+TEST_CASE("the summary states the broker assumption and the id warning") {
+  const ScenarioResult r = CheckText(kLostWrite, "lost.toml");
+  const std::string text =
+      FormatResult(r, {.traces = true, .show_time = false});
+  CHECK(Contains(text,
+                 "warning:   relay.message_id is 'per_attempt': the inbox "
+                 "deduplicates on a message id that is not the outbox row "
+                 "id"));
+  CHECK(Contains(text,
+                 "warning:   the broker is assumed to acknowledge writes "
+                 "before they are durable and to lose up to 1 of them"));
+  CHECK(Contains(text, "lose_write(e1)"));
+  CHECK(
+      Contains(text, "; at most 1 lost broker write; message id per_attempt"));
+}
+
+}  // namespace
+}  // namespace oc::reports
