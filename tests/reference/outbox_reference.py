@@ -74,8 +74,9 @@ A13. Broker: ready[g][e] is a count (bag); no delivery order.  Ordered delivery
 
 AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
 -----------------------------------------------------------------------------
- T1. Durations: one or more <digits><s|m|h|d> terms, no spaces, in any order,
-     summed ("1h30m", "90m", "5400s" are equal); "0s" is accepted.  The unit is
+ T1. Durations: one or more <digits><d|h|m|s> terms, no spaces, units largest
+     first and each at most once, summed ("1h30m", "90m", "5400s" are equal;
+     "30m1h", "1h1h" and "" are errors); "0s" is accepted.  The unit is
      the gcd of every duration the scenario sets, time.horizon and every entry
      of every redelivery schedule included (zeros do not count; 1 s if all are
      zero).  Every duration, the horizon included, must be <= 10,000 units.
@@ -95,7 +96,7 @@ AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
      consumer_outage, database_outage.  Due when enabled: send, complete,
      non-premature expire, consume, step, acknowledge, retry, redrive,
      dead_letter_expire.  claim(r, e) is due iff clock[e] >= P (always without
-     a clock); cleanup iff inbox_age >= T + I.  tick is never due.  Urgency is
+     a clock); cleanup iff inbox_age >= T + I'.  tick is never due.  Urgency is
      per action: any due action anywhere blocks tick.
  T5. With time.lease, expire(e) is one action: when clock[e] >= L it spends
      nothing and is due, even if X > 0; otherwise (X > 0) it is premature.
@@ -111,11 +112,11 @@ AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
      down[g] exists for every group when time.consumer_outage is set.
  T8. tick, capped clocks: clock[e] moves only while unpublished, capped at L
      (lease active) or P (none/expired); window[e] only while offered >= 1,
-     cap W; inbox_age only while inbox = 1, cap T + I; park_age only while
-     parked != none, cap max(delays, D, R) of the group; down[g] and
-     database_down go down to 0; now += 1 when it exists.  Plain clocks: the
-     same cells move under the same conditions, with no cap (a cell whose
-     meaning is "0 while ..." stays 0).
+     cap W; inbox_age only while inbox = 1, cap T + I'; park_age only while
+     parked != none, cap max(delays, D, R + 1) of those the group sets;
+     down[g] and database_down go down to 0; now += 1 when it exists.  Plain
+     clocks: the same cells move under the same conditions, with no cap (a
+     cell whose meaning is "0 while ..." stays 0).
  T9. `now` exists (and is part of the state) with a horizon, also capped, or
      with plain clocks.  Without a horizon time is unbounded (every tick needs
      a waiting clock below its threshold, so the space stays finite).
@@ -135,8 +136,14 @@ T13. Failed deliveries: ack_lost and crash_consumer.  With parked != none they
      is attempts + 1); redeliver (visibility timeout) neither reads nor changes
      parked / attempts; acknowledge zeroes attempts[g][e] (cell present only in
      groups with a schedule or a dead-letter queue).  `redelivery = []` is an
-     error.  The dead-letter wait of a dead copy is max(D, R) of those set;
-     with D = R both redrive and dead_letter_expire are enabled (a choice).
+     error.  Retention is strict (TIME.md): cleanup is enabled at inbox_age
+     >= T + 1 and due at >= T + I' (I' = inbox_cleanup_every, 1 if unset;
+     an explicit "0s" is also read as I' = 1, since an age capped at T + 0
+     could never reach T + 1); dead_letter_expire is enabled (and due) at
+     park_age >= R + 1; redrive at park_age >= D.  A dead copy waits while
+     park_age < max(D, R + 1) of those set.  So with T >= D a redrive finds
+     the inbox row still there.  With D = R + 1 both redrive and
+     dead_letter_expire are enabled (a choice).
 T14. Dedup window: a copy is dropped when offered[e] >= 1 and window[e] < W at
      the send; a dropped copy does not reset window[e].  Producer session: a
      dropped send_ack_lost still sets retrying and spends its budget; complete
@@ -226,11 +233,14 @@ def parse_duration(text, where):
         raise ValueError("%s: expected a duration string, got %r"
                          % (where, text))
     t = text.strip()
-    if not re.fullmatch(r"(?:[0-9]+[smhd])+", t):
+    m = re.fullmatch(r"(?:([0-9]+)d)?(?:([0-9]+)h)?(?:([0-9]+)m)?"
+                     r"(?:([0-9]+)s)?", t)
+    if not t or not m:
         raise ValueError("%s: %r is not a duration (e.g. '30s', '5m', "
-                         "'1h30m')" % (where, text))
+                         "'1h30m': units largest first, each at most once)"
+                         % (where, text))
     return sum(int(n) * DURATION_UNITS[u]
-               for n, u in re.findall(r"([0-9]+)([smhd])", t))
+               for n, u in zip(m.groups(), "dhms") if n is not None)
 
 
 class Model:
@@ -372,14 +382,16 @@ class Model:
         self.Oc, self.Od = u(oc_s), u(od_s)
         for grp, (t, i, ds, dr, dt) in zip(self.groups, graw):
             grp["T"] = u(t)                       # None: no retention
-            grp["I"] = u(i) or 0
+            grp["I"] = max(u(i) or 0, 1)          # I': 1 when unset (T8)
             grp["delays"] = [x // self.unit for x in ds or []]
             grp["D"], grp["R"] = u(dr), u(dt)
             grp["dlq"] = dr is not None or dt is not None
             grp["park"] = bool(grp["delays"]) or grp["dlq"]
-            grp["park_cap"] = max(grp["delays"] + [x for x in (grp["D"], grp["R"])
+            # strict retention: a dead letter is dropped at age R + 1
+            r1 = None if grp["R"] is None else grp["R"] + 1
+            grp["park_cap"] = max(grp["delays"] + [x for x in (grp["D"], r1)
                                                   if x is not None], default=0)
-            grp["dead_wait"] = max([x for x in (grp["D"], grp["R"])
+            grp["dead_wait"] = max([x for x in (grp["D"], r1)
                                     if x is not None], default=0)
 
     # ------------------------------------------------------------------
@@ -790,7 +802,8 @@ class Model:
                     n[F_ATTEMPTS] = self._set2(s[F_ATTEMPTS], g, e, 0)
                     out.append(("redrive(%s, %s)" % (gname, ename), tuple(n),
                                 True))
-                if pk == PK_DEAD and grp["R"] is not None and age >= grp["R"]:
+                if pk == PK_DEAD and grp["R"] is not None \
+                        and age >= grp["R"] + 1:
                     n = list(s)
                     n[F_PARKED] = self._set2(s[F_PARKED], g, e, PK_NONE)
                     n[F_PAGE] = self._set2(s[F_PAGE], g, e, 0)
@@ -798,7 +811,7 @@ class Model:
                     out.append(("dead_letter_expire(%s, %s)" % (gname, ename),
                                 tuple(n), True))
                 if grp["T"] is not None and s[F_INBOX][g][e] == 1 \
-                        and s[F_IAGE][g][e] >= grp["T"]:
+                        and s[F_IAGE][g][e] >= grp["T"] + 1:
                     n = list(s)
                     n[F_INBOX] = self._set2(s[F_INBOX], g, e, 0)
                     n[F_IAGE] = self._set2(s[F_IAGE], g, e, 0)
