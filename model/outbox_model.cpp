@@ -119,6 +119,7 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     instance_count_ += g.instances;
   }
   codec_ = StateCodec(config_, InitialStates().front());
+  seed_pipeline_ = IsSeedPipeline(config_);
   // Coverage slots: the seed's classes always, issue 8's only where the
   // configuration can fire them (so the seed's reports stay as they were).
   const bool extra[] = {
@@ -538,7 +539,8 @@ void OutboxModel::Successors(const State& s,
     }
   }
   // Issue 8's actions come last, so that the seed's successor order (and
-  // its traces) stay as they were.
+  // its traces) stay as they were; the seed's configurations skip them.
+  if (seed_pipeline_) return;
   for (std::uint8_t e = 0; e < events; ++e) {
     offer(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
   }

@@ -141,6 +141,7 @@ class OutboxModel {
   int instance_count_ = 0;
   StateCodec codec_;  // set in the constructor, once sizes are known
   Symmetry symmetry_;
+  bool seed_pipeline_ = true;               // IsSeedPipeline(config_)
   std::vector<int> slot_of_class_;          // -1: not in ActionClassNames()
   std::vector<std::size_t> class_of_slot_;  // the inverse
 };
