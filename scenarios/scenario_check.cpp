@@ -364,9 +364,9 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
         explorer::Explore<OutboxModel>(model, properties, search);
   }
   result.warnings = UnusedBudgets(scenario, model, result.exploration);
-  for (std::string& a : Assumptions(scenario.config)) {
-    result.warnings.push_back(std::move(a));
-  }
+  result.assumptions = Assumptions(scenario.config);
+  result.warnings.insert(result.warnings.end(), result.assumptions.begin(),
+                         result.assumptions.end());
   result.points_of_no_return =
       PointsOfNoReturn(model, properties, result, options.graph_limit);
   Judge(result);
