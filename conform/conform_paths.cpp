@@ -77,7 +77,7 @@ void WalkPaths(const OutboxModel& model, int further_paths,
 
 PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
   const OutboxModel& model = *result.model;
-  const std::vector<std::string> class_names = model.ActionClassNames();
+  const std::vector<std::string> class_names = OutboxModel::ActionClassNames();
   std::vector<bool> covered(class_names.size(), false);
   PathSelection out;
   auto add = [&](std::string label, Trace trace) {

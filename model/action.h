@@ -6,6 +6,9 @@
 //   crash_relay(A)  consume(billing, 1, e1)  step(billing, 1)
 //   acknowledge(billing, 1)  ack_lost(billing, 1)  crash_consumer(billing, 1)
 //   redeliver(billing, 1)
+//   tick  retry(billing, e1)  redrive(billing, e1)
+//   dead_letter_expire(billing, e1)  cleanup(billing, e1)
+//   consumer_outage(billing)  database_outage
 //   source_commit(e1)  commit_fails(A)  flush_offset(A)  lose_write(e1)
 //                                                      (issue 8's actions)
 //
@@ -37,13 +40,21 @@ enum class ActionKind : std::uint8_t {
   kAckLost,        // group, instance
   kCrashConsumer,  // group, instance
   kRedeliver,      // group, instance
+  // Time (model/TIME.md).
+  kTick,              // none
+  kRetry,             // group, event
+  kRedrive,           // group, event
+  kDeadLetterExpire,  // group, event
+  kCleanup,           // group, event
+  kConsumerOutage,    // group
+  kDatabaseOutage,    // none
   // Issue 8.
   kSourceCommit,  // event: its source transaction commits
   kCommitFails,   // relay (row_lock): the commit after the send fails
   kFlushOffset,   // relay (cdc_offset): the read position becomes durable
   kLoseWrite,     // event: the broker loses a copy it acknowledged
 };
-inline constexpr int kActionKindCount = 16;
+inline constexpr int kActionKindCount = 23;
 
 // "claim", "send_ack_lost", ...
 std::string_view ActionKindName(ActionKind kind);

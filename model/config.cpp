@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "model/timing.h"
+
 namespace oc {
 namespace {
 
@@ -118,6 +120,16 @@ Status CheckRelayStyle(const Config& config) {
         "relays: relay.style '{}' runs exactly one relay (one cursor or "
         "connector); got {}",
         name, config.relays.size()));
+  }
+  // Issue 8's features are untimed: their actions have no place in the
+  // urgency of model/TIME.md yet, so the two do not combine.
+  if (std::string why; !IsSeedPipeline(config, &why)) {
+    if (std::optional<std::string> feature = TimeFeatureUsed(config)) {
+      return Status::Error(fmt::format(
+          "{}: {}, which does not combine with {} (model/TIME.md) yet; use "
+          "one or the other",
+          why.substr(0, why.find(' ')), why, *feature));
+    }
   }
   if (config.message_id == MessageIdentity::kPerAttempt) {
     for (const auto& [field, value] :
@@ -258,6 +270,8 @@ Status Validate(const Config& config) {
         {"lost_consumer_acks", b.lost_consumer_acks},
         {"consumer_crashes", b.consumer_crashes},
         {"redeliveries", b.redeliveries},
+        {"consumer_outages", b.consumer_outages},
+        {"database_outages", b.database_outages},
         {"failed_commits", b.failed_commits},
         {"lost_broker_writes", b.lost_broker_writes}}) {
     if (Status s = CheckBudget(field, value); !s.ok()) return s;
@@ -274,7 +288,7 @@ Status Validate(const Config& config) {
         "lease, relays can fence each other out forever, each claim bumping "
         "the token");
   }
-  return Status::Ok();
+  return ValidateTiming(config);
 }
 
 std::vector<std::string> Keys(const Config& config) {

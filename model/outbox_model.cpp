@@ -31,6 +31,28 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoConsumerAckBudget,
   kNoConsumerCrashBudget,
   kNoRedeliveryBudget,
+  // Time (model/TIME.md).
+  kDatabaseDown,
+  kGroupDown,
+  kCopyParked,
+  kNotTimed,
+  kSomethingDue,
+  kNothingWaits,
+  kHorizon,
+  kNotDelayed,
+  kDelayRunning,
+  kNotDeadLetter,
+  kNoRedrive,
+  kRedriveRunning,
+  kNoDeadLetterRetention,
+  kDeadLetterRetentionRunning,
+  kNoRetention,
+  kNoInboxRow,
+  kRetentionRunning,
+  kGroupAlreadyDown,
+  kNoConsumerOutageBudget,
+  kDatabaseAlreadyDown,
+  kNoDatabaseOutageBudget,
   // Issue 8.
   kSourcePending,
   kRowLocked,
@@ -54,14 +76,6 @@ bool LeaseHeld(const State& s, int e) {
                               r.event == e + 1 && r.token == s.events[e].token;
                      });
 }
-
-constexpr std::string_view kActionClasses[] = {
-    "claim", "send", "send_ack_lost", "complete_published", "complete_rejected",
-    "expire_orphaned", "expire_premature", "crash_relay", "consume", "step",
-    "acknowledge", "ack_lost", "crash_consumer", "redeliver",
-    // Issue 8, from here on
-    "source_commit", "commit_fails", "flush_offset", "lose_write"};
-constexpr std::size_t kSeedClasses = 14;
 
 // Some relay is claimed or sent with event e (row_lock: the row is locked).
 bool RowLocked(const State& s, int e) {
@@ -118,23 +132,9 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     first_instance_.push_back(instance_count_);
     instance_count_ += g.instances;
   }
+  timing_ = ComputeTiming(config_);
   codec_ = StateCodec(config_, InitialStates().front());
   seed_pipeline_ = IsSeedPipeline(config_);
-  // Coverage slots: the seed's classes always, issue 8's only where the
-  // configuration can fire them (so the seed's reports stay as they were).
-  const bool extra[] = {
-      config_.commits_during_run,
-      config_.relay_style == RelayStyle::kRowLock,
-      config_.relay_style == RelayStyle::kCdcOffset,
-      config_.budgets.lost_broker_writes > 0,
-  };
-  slot_of_class_.assign(std::size(kActionClasses), -1);
-  for (std::size_t c = 0; c < std::size(kActionClasses); ++c) {
-    if (c < kSeedClasses || extra[c - kSeedClasses]) {
-      slot_of_class_[c] = static_cast<int>(class_of_slot_.size());
-      class_of_slot_.push_back(c);
-    }
-  }
   symmetry_ = Symmetry(config_);
 }
 
@@ -155,7 +155,10 @@ std::vector<State> OutboxModel::InitialStates() const {
       static_cast<std::uint8_t>(b.lost_consumer_acks),
       static_cast<std::uint8_t>(b.consumer_crashes),
       static_cast<std::uint8_t>(b.redeliveries),
+      static_cast<std::uint8_t>(b.consumer_outages),
+      static_cast<std::uint8_t>(b.database_outages),
   };
+  s.down.resize(groups);
   s.budgets.failed_commits = static_cast<std::uint8_t>(b.failed_commits);
   s.budgets.lost_broker_writes =
       static_cast<std::uint8_t>(b.lost_broker_writes);
@@ -191,6 +194,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (config_.claim_bound > 0 && row.token >= config_.claim_bound) {
         return Guard::kClaimBound;
       }
+      if (s.database_down > 0) return Guard::kDatabaseDown;
       return Guard::kEnabled;
     }
     case ActionKind::kSend:
@@ -204,15 +208,17 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       return s.budgets.lost_publish_acks > 0 ? Guard::kEnabled
                                              : Guard::kNoPublishAckBudget;
     case ActionKind::kComplete:
-      return s.relays[a.relay].phase == RelayPhase::kSent
-                 ? Guard::kEnabled
-                 : Guard::kRelayNotSent;
+      if (s.relays[a.relay].phase != RelayPhase::kSent) {
+        return Guard::kRelayNotSent;
+      }
+      return s.database_down > 0 ? Guard::kDatabaseDown : Guard::kEnabled;
     case ActionKind::kExpire: {
       const EventCells& row = s.events[a.event];
       if (row.lease != Lease::kActive) return Guard::kLeaseNotActive;
       if (row.published) return Guard::kAlreadyPublished;
-      const bool held = LeaseHeld(s, a.event);
-      if (held && s.budgets.premature_expiries == 0) return Guard::kLeaseHeld;
+      if (Premature(s, a.event) && s.budgets.premature_expiries == 0) {
+        return Guard::kLeaseHeld;
+      }
       return Guard::kEnabled;
     }
     case ActionKind::kCrashRelay:
@@ -229,9 +235,10 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
           s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
                       a.instance];
       if (inst.phase != InstancePhase::kIdle) return Guard::kInstanceNotIdle;
-      return s.group_events[a.group * events + a.event].ready > 0
-                 ? Guard::kEnabled
-                 : Guard::kNoCopyReady;
+      if (s.group_events[a.group * events + a.event].ready == 0) {
+        return Guard::kNoCopyReady;
+      }
+      return s.down[a.group] > 0 ? Guard::kGroupDown : Guard::kEnabled;
     }
     case ActionKind::kStep:
     case ActionKind::kCrashConsumer:
@@ -249,6 +256,14 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kRedeliver && s.budgets.redeliveries == 0) {
         return Guard::kNoRedeliveryBudget;
       }
+      if (a.kind == ActionKind::kStep && s.down[a.group] > 0) {
+        return Guard::kGroupDown;
+      }
+      if (a.kind == ActionKind::kCrashConsumer && Parks(a.group) &&
+          s.group_events[a.group * events + (inst.event - 1)].parked !=
+              kNotParked) {
+        return Guard::kCopyParked;
+      }
       return Guard::kEnabled;
     }
     case ActionKind::kAcknowledge:
@@ -262,8 +277,63 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kAckLost && s.budgets.lost_consumer_acks == 0) {
         return Guard::kNoConsumerAckBudget;
       }
+      if (a.kind == ActionKind::kAcknowledge && s.down[a.group] > 0) {
+        return Guard::kGroupDown;
+      }
+      if (a.kind == ActionKind::kAckLost && Parks(a.group) &&
+          s.group_events[a.group * events + (inst.event - 1)].parked !=
+              kNotParked) {
+        return Guard::kCopyParked;
+      }
       return Guard::kEnabled;
     }
+    case ActionKind::kTick:
+      if (!timing_.timed) return Guard::kNotTimed;
+      if (AnyDue(s)) return Guard::kSomethingDue;
+      if (!Waiting(s)) return Guard::kNothingWaits;
+      if (timing_.tracks_now && s.now >= timing_.horizon) {
+        return Guard::kHorizon;
+      }
+      return Guard::kEnabled;
+    case ActionKind::kRetry: {
+      const GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (c.parked != kDelayed) return Guard::kNotDelayed;
+      return c.park_age >= timing_.groups[a.group].delays[c.attempts - 1]
+                 ? Guard::kEnabled
+                 : Guard::kDelayRunning;
+    }
+    case ActionKind::kRedrive:
+    case ActionKind::kDeadLetterExpire: {
+      const GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (c.parked != kDeadLetter) return Guard::kNotDeadLetter;
+      const GroupTiming& g = timing_.groups[a.group];
+      if (a.kind == ActionKind::kRedrive) {
+        if (g.redrive == 0) return Guard::kNoRedrive;
+        return c.park_age >= g.redrive ? Guard::kEnabled
+                                       : Guard::kRedriveRunning;
+      }
+      if (g.dead_expiry == 0) return Guard::kNoDeadLetterRetention;
+      return c.park_age >= g.dead_expiry ? Guard::kEnabled
+                                         : Guard::kDeadLetterRetentionRunning;
+    }
+    case ActionKind::kCleanup: {
+      if (!timing_.timed || !timing_.groups[a.group].has_retention) {
+        return Guard::kNoRetention;
+      }
+      const GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (c.inbox == 0) return Guard::kNoInboxRow;
+      return c.inbox_age > timing_.groups[a.group].retention
+                 ? Guard::kEnabled
+                 : Guard::kRetentionRunning;
+    }
+    case ActionKind::kConsumerOutage:
+      if (s.down[a.group] > 0) return Guard::kGroupAlreadyDown;
+      return s.budgets.consumer_outages > 0 ? Guard::kEnabled
+                                            : Guard::kNoConsumerOutageBudget;
+    case ActionKind::kDatabaseOutage:
+      if (s.database_down > 0) return Guard::kDatabaseAlreadyDown;
+      return s.budgets.database_outages > 0 ? Guard::kEnabled
+                                            : Guard::kNoDatabaseOutageBudget;
     case ActionKind::kSourceCommit:
       return s.events[a.event].pending ? Guard::kEnabled : Guard::kNotPending;
     case ActionKind::kCommitFails:
@@ -291,6 +361,131 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
     }
   }
   return Guard::kEnabled;
+}
+
+bool OutboxModel::Premature(const State& s, int event) const {
+  if (timing_.timed && config_.time.lease) {
+    return s.events[event].clock < timing_.lease;
+  }
+  return LeaseHeld(s, event);
+}
+
+bool OutboxModel::Due(const State& s, const Action& a) const {
+  const std::size_t events = config_.events.size();
+  switch (a.kind) {
+    case ActionKind::kSendAckLost:
+    case ActionKind::kCrashRelay:
+    case ActionKind::kAckLost:
+    case ActionKind::kCrashConsumer:
+    case ActionKind::kRedeliver:
+    case ActionKind::kConsumerOutage:
+    case ActionKind::kDatabaseOutage:
+    case ActionKind::kTick:
+    // Issue 8's faults (its actions meet no clock: Validate keeps them out
+    // of timed scenarios).
+    case ActionKind::kCommitFails:
+    case ActionKind::kLoseWrite:
+      return false;
+    case ActionKind::kExpire:
+      return !Premature(s, a.event);
+    case ActionKind::kClaim:
+      return s.events[a.event].clock >= timing_.poll;
+    case ActionKind::kCleanup: {
+      return s.group_events[a.group * events + a.event].inbox_age >=
+             timing_.groups[a.group].cleanup_due;
+    }
+    default:
+      return true;
+  }
+}
+
+bool OutboxModel::AnyDue(const State& s) const {
+  thread_local std::vector<std::pair<Action, State>> successors;
+  successors.clear();
+  Successors(s, successors);
+  return std::any_of(successors.begin(), successors.end(),
+                     [&](const auto& next) { return Due(s, next.first); });
+}
+
+bool OutboxModel::Waiting(const State& s) const {
+  const std::size_t events = config_.events.size();
+  if (timing_.has_lease_clock) {
+    for (const EventCells& row : s.events) {
+      if (row.published) continue;
+      if (row.lease == Lease::kActive) {
+        if (config_.time.lease && row.clock < timing_.lease) return true;
+      } else if (row.clock < timing_.poll) {
+        return true;
+      }
+    }
+  }
+  for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+    if (s.down[g] > 0) return true;
+    const GroupTiming& t = timing_.groups[g];
+    for (std::size_t e = 0; e < events; ++e) {
+      const GroupEventCells& c = s.group_events[g * events + e];
+      if (t.has_retention && c.inbox == 1 && c.inbox_age < t.cleanup_due) {
+        return true;
+      }
+      if (c.parked == kDelayed && c.park_age < t.delays[c.attempts - 1]) {
+        return true;
+      }
+      if (c.parked == kDeadLetter && c.park_age < t.park_cap) return true;
+    }
+  }
+  return s.database_down > 0;
+}
+
+void OutboxModel::Tick(State& s) const {
+  const std::size_t events = config_.events.size();
+  auto age = [&](std::uint16_t& clock, int cap) {
+    if (clock < timing_.Cap(cap)) ++clock;
+  };
+  for (EventCells& row : s.events) {
+    if (timing_.has_lease_clock && !row.published) {
+      if (row.lease == Lease::kActive) {
+        if (config_.time.lease) age(row.clock, timing_.lease);
+      } else {
+        age(row.clock, timing_.poll);
+      }
+    }
+    if (timing_.window > 0 && row.offered > 0) age(row.window, timing_.window);
+  }
+  for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+    if (s.down[g] > 0) --s.down[g];
+    const GroupTiming& t = timing_.groups[g];
+    for (std::size_t e = 0; e < events; ++e) {
+      GroupEventCells& c = s.group_events[g * events + e];
+      if (t.has_retention && c.inbox == 1) {
+        age(c.inbox_age, t.cleanup_due);
+      }
+      if (c.parked != kNotParked) age(c.park_age, t.park_cap);
+    }
+  }
+  if (s.database_down > 0) --s.database_down;
+  if (timing_.tracks_now) ++s.now;
+}
+
+void OutboxModel::FailDelivery(State& s, int group, int event) const {
+  GroupEventCells& c =
+      s.group_events[static_cast<std::size_t>(group) * config_.events.size() +
+                     event];
+  if (!Parks(group)) {
+    c.ready += 1;
+    return;
+  }
+  const GroupTiming& t = timing_.groups[group];
+  const int n = static_cast<int>(t.delays.size());
+  const int k = c.attempts + 1;
+  if (k <= n) {
+    c.parked = kDelayed;
+  } else if (t.has_dead_letter) {
+    c.parked = kDeadLetter;
+  } else {
+    c.ready += 1;
+  }
+  c.park_age = 0;
+  c.attempts = static_cast<std::uint8_t>(std::min(k, n + 1));
 }
 
 void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
@@ -376,6 +571,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       }
       row.token += 1;
       row.owner = a.relay + 1;
+      row.clock = 0;
       if (config_.lease) row.lease = Lease::kActive;
       s.relays[a.relay] =
           RelayCells{RelayPhase::kClaimed,
@@ -386,14 +582,26 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kSendAckLost: {
       RelayCells& relay = s.relays[a.relay];
       const int e = relay.event - 1;
-      s.events[e].offered += 1;
-      for (std::size_t g = 0; g < config_.groups.size(); ++g) {
-        s.group_events[g * events + e].ready += 1;
+      EventCells& row = s.events[e];
+      const bool dropped =
+          config_.broker.dedup == Dedup::kWindow
+              ? row.offered > 0 && row.window < timing_.window
+              : config_.broker.dedup == Dedup::kProducerSession &&
+                    relay.retrying == 1;
+      if (!dropped) {
+        row.offered += 1;
+        row.window = 0;
+        for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+          s.group_events[g * events + e].ready += 1;
+        }
       }
       if (a.kind == ActionKind::kSend) {
         relay.phase = RelayPhase::kSent;
       } else {
         s.budgets.lost_publish_acks -= 1;  // stays claimed, will send again
+        if (config_.broker.dedup == Dedup::kProducerSession) {
+          relay.retrying = 1;
+        }
       }
       break;
     }
@@ -416,15 +624,16 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       if (row.published == 0 && fenced_in) {
         row.published = 1;
         row.completed_token = relay.token;
+        row.clock = 0;
       }
       relay = RelayCells{};  // zero rows updated or not, the relay is idle
       break;
     }
     case ActionKind::kExpire: {
       EventCells& row = s.events[a.event];
-      const bool held = LeaseHeld(s, a.event);
+      if (Premature(s, a.event)) s.budgets.premature_expiries -= 1;
       row.lease = Lease::kExpired;
-      if (held) s.budgets.premature_expiries -= 1;
+      row.clock = 0;
       break;
     }
     case ActionKind::kCrashRelay:
@@ -453,13 +662,16 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       inst.memo = 0;  // private data means nothing once done
       break;
     }
-    case ActionKind::kAcknowledge:
-      s.instances[FirstInstance(a.group) + a.instance] = InstanceCells{};
+    case ActionKind::kAcknowledge: {
+      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      s.group_events[a.group * events + (inst.event - 1)].attempts = 0;
+      inst = InstanceCells{};
       break;
+    }
     case ActionKind::kAckLost:
     case ActionKind::kCrashConsumer: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      s.group_events[a.group * events + (inst.event - 1)].ready += 1;
+      FailDelivery(s, a.group, inst.event - 1);
       inst = InstanceCells{};
       if (a.kind == ActionKind::kAckLost) {
         s.budgets.lost_consumer_acks -= 1;
@@ -475,6 +687,41 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       s.budgets.redeliveries -= 1;  // the instance goes on
       break;
     }
+    case ActionKind::kTick:
+      Tick(s);
+      break;
+    case ActionKind::kRetry:
+    case ActionKind::kRedrive:
+    case ActionKind::kDeadLetterExpire: {
+      GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (a.kind != ActionKind::kDeadLetterExpire) c.ready += 1;
+      if (a.kind != ActionKind::kRetry) c.attempts = 0;
+      c.parked = kNotParked;
+      c.park_age = 0;
+      break;
+    }
+    case ActionKind::kCleanup: {
+      GroupEventCells& c = s.group_events[a.group * events + a.event];
+      c.inbox = 0;
+      c.inbox_age = 0;
+      break;
+    }
+    case ActionKind::kConsumerOutage: {
+      const int first = FirstInstance(a.group);
+      for (int i = 0; i < config_.groups[a.group].instances; ++i) {
+        InstanceCells& inst = s.instances[first + i];
+        if (inst.phase == InstancePhase::kIdle) continue;
+        s.group_events[a.group * events + (inst.event - 1)].ready += 1;
+        inst = InstanceCells{};
+      }
+      s.down[a.group] = static_cast<std::uint16_t>(timing_.consumer_outage);
+      s.budgets.consumer_outages -= 1;
+      break;
+    }
+    case ActionKind::kDatabaseOutage:
+      s.database_down = static_cast<std::uint16_t>(timing_.database_outage);
+      s.budgets.database_outages -= 1;
+      break;
     case ActionKind::kSourceCommit: {
       EventCells& row = s.events[a.event];
       row.pending = 0;
@@ -506,8 +753,10 @@ void OutboxModel::Effect(State& s, const Action& a) const {
 
 void OutboxModel::Successors(const State& s,
                              std::vector<std::pair<Action, State>>& out) const {
+  bool due = false;
   auto offer = [&](const Action& a) {
     if (Check(s, a) == Guard::kEnabled) {
+      if (timing_.timed && !due) due = Due(s, a);
       out.emplace_back(a, s);
       Effect(out.back().second, a);
     }
@@ -538,22 +787,45 @@ void OutboxModel::Successors(const State& s,
       }
     }
   }
-  // Issue 8's actions come last, so that the seed's successor order (and
-  // its traces) stay as they were; the seed's configurations skip them.
-  if (seed_pipeline_) return;
-  for (std::uint8_t e = 0; e < events; ++e) {
-    offer(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
+  if (!seed_pipeline_) {
+    // Issue 8's actions come last, after the seed's (whose order and
+    // traces stay as they were). Validate keeps them out of timed
+    // scenarios, so there is no tick to come after them.
+    for (std::uint8_t e = 0; e < events; ++e) {
+      offer(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
+    }
+    for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
+      offer(Action{ActionKind::kCommitFails, r, 0, 0, 0});
+      offer(Action{ActionKind::kFlushOffset, r, 0, 0, 0});
+    }
+    for (std::uint8_t e = 0; e < events; ++e) {
+      offer(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
+    }
+    return;
   }
-  for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
-    offer(Action{ActionKind::kCommitFails, r, 0, 0, 0});
-    offer(Action{ActionKind::kFlushOffset, r, 0, 0, 0});
+  if (!timing_.timed) return;
+  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+    for (std::uint8_t e = 0; e < events; ++e) {
+      for (ActionKind k :
+           {ActionKind::kRetry, ActionKind::kRedrive,
+            ActionKind::kDeadLetterExpire, ActionKind::kCleanup}) {
+        offer(Action{k, 0, e, g, 0});
+      }
+    }
+    offer(Action{ActionKind::kConsumerOutage, 0, 0, g, 0});
   }
-  for (std::uint8_t e = 0; e < events; ++e) {
-    offer(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
+  offer(Action{ActionKind::kDatabaseOutage, 0, 0, 0, 0});
+  // tick: Check's own test of due actions would enumerate them again.
+  if (!due && Waiting(s) && (!timing_.tracks_now || s.now < timing_.horizon)) {
+    out.emplace_back(Action{ActionKind::kTick, 0, 0, 0, 0}, s);
+    Tick(out.back().second);
   }
 }
 
 bool OutboxModel::BlockedByBound(const State& s) const {
+  if (timing_.tracks_now && s.now >= timing_.horizon && Waiting(s)) {
+    return true;  // time would go on but for the horizon
+  }
   if (config_.claim_bound == 0) return false;
   for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
     for (std::uint8_t e = 0; e < config_.events.size(); ++e) {
@@ -612,6 +884,13 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return fmt::format("the lease of event {} is {}, not active", event_name,
                          LeaseText(s.events[a.event].lease));
     case Guard::kLeaseHeld:
+      if (timing_.timed && config_.time.lease) {
+        return fmt::format(
+            "the lease of event {} has run {} of {} and no premature expiry "
+            "is left in the budget",
+            event_name, FormatDuration(s.events[a.event].clock * timing_.unit),
+            FormatDuration(*config_.time.lease));
+      }
       return fmt::format(
           "the lease of event {} is held by a working relay and no premature "
           "expiry is left in the budget",
@@ -632,6 +911,75 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return std::string("no consumer crash is left in the budget");
     case Guard::kNoRedeliveryBudget:
       return std::string("no broker redelivery is left in the budget");
+    case Guard::kDatabaseDown:
+      return fmt::format("the outbox database is down for {} more unit(s)",
+                         s.database_down);
+    case Guard::kGroupDown:
+      return fmt::format("group {} is down for {} more unit(s)",
+                         config_.groups[a.group].name, s.down[a.group]);
+    case Guard::kCopyParked:
+      return fmt::format(
+          "a copy of this event is already parked for group {} (one parked "
+          "copy per group and event)",
+          config_.groups[a.group].name);
+    case Guard::kNotTimed:
+      return std::string("the scenario sets no duration, so it has no clock");
+    case Guard::kSomethingDue:
+      return std::string(
+          "an action is due now (actions that are not faults happen before "
+          "time passes)");
+    case Guard::kNothingWaits:
+      return std::string("nothing waits for time to pass");
+    case Guard::kHorizon:
+      return fmt::format("the clock is at the horizon, {}",
+                         FormatDuration(config_.time.horizon.value_or(0)));
+    case Guard::kNotDelayed:
+      return fmt::format("no copy of {} waits for a delayed redelivery to {}",
+                         event_name, config_.groups[a.group].name);
+    case Guard::kNotDeadLetter:
+      return fmt::format("no copy of {} is in {}'s dead-letter queue",
+                         event_name, config_.groups[a.group].name);
+    case Guard::kNoRedrive:
+      return fmt::format("group {} sets no dead_letter_redrive",
+                         config_.groups[a.group].name);
+    case Guard::kNoDeadLetterRetention:
+      return fmt::format("group {} sets no dead_letter_retention",
+                         config_.groups[a.group].name);
+    case Guard::kNoRetention:
+      return fmt::format("group {} sets no inbox_retention",
+                         config_.groups[a.group].name);
+    case Guard::kNoInboxRow:
+      return fmt::format("group {} has no inbox row for {}",
+                         config_.groups[a.group].name, event_name);
+    case Guard::kDelayRunning:
+    case Guard::kRedriveRunning:
+    case Guard::kDeadLetterRetentionRunning:
+    case Guard::kRetentionRunning: {
+      const GroupEventCells& c =
+          s.group_events[a.group * config_.events.size() + a.event];
+      const int age =
+          guard == Guard::kRetentionRunning ? c.inbox_age : c.park_age;
+      return fmt::format(
+          "its time is not up: {} of {} waited",
+          FormatDuration(age * timing_.unit),
+          guard == Guard::kDelayRunning
+              ? FormatDuration(timing_.groups[a.group].delays[c.attempts - 1] *
+                               timing_.unit)
+          : guard == Guard::kRedriveRunning
+              ? FormatDuration(*config_.groups[a.group].dead_letter_redrive)
+          : guard == Guard::kRetentionRunning
+              ? FormatDuration(*config_.groups[a.group].inbox_retention)
+              : FormatDuration(*config_.groups[a.group].dead_letter_retention));
+    }
+    case Guard::kGroupAlreadyDown:
+      return fmt::format("group {} is already down",
+                         config_.groups[a.group].name);
+    case Guard::kNoConsumerOutageBudget:
+      return std::string("no consumer outage is left in the budget");
+    case Guard::kDatabaseAlreadyDown:
+      return std::string("the outbox database is already down");
+    case Guard::kNoDatabaseOutageBudget:
+      return std::string("no database outage is left in the budget");
     case Guard::kSourcePending:
       return fmt::format(
           "the source transaction of event {} has not committed, so its row "
@@ -677,40 +1025,32 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
   return std::nullopt;
 }
 
-std::vector<std::string> OutboxModel::AllActionClassNames() {
+namespace {
+
+constexpr std::string_view kActionClasses[] = {
+    "claim", "send", "send_ack_lost", "complete_published", "complete_rejected",
+    "expire_orphaned", "expire_premature", "crash_relay", "consume", "step",
+    "acknowledge", "ack_lost", "crash_consumer", "redeliver",
+    "send_deduplicated", "tick", "retry", "redrive", "dead_letter_expire",
+    "cleanup", "consumer_outage", "database_outage",
+    // Issue 8.
+    "source_commit", "commit_fails", "flush_offset", "lose_write"};
+
+}  // namespace
+
+std::vector<std::string> OutboxModel::ActionClassNames() {
   return {std::begin(kActionClasses), std::end(kActionClasses)};
-}
-
-std::vector<std::string> OutboxModel::ActionClassNames() const {
-  std::vector<std::string> names;
-  for (std::size_t c : class_of_slot_) {
-    names.emplace_back(kActionClasses[c]);
-  }
-  return names;
-}
-
-std::vector<std::size_t> OutboxModel::SlotsNamed(std::string_view name) const {
-  std::vector<std::size_t> slots;
-  for (std::size_t c : ClassesNamed(name)) {
-    if (slot_of_class_[c] >= 0) {
-      slots.push_back(static_cast<std::size_t>(slot_of_class_[c]));
-    }
-  }
-  return slots;
 }
 
 std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
                                      const State& to) const {
-  return static_cast<std::size_t>(slot_of_class_[GlobalClass(from, a, to)]);
-}
-
-std::size_t OutboxModel::GlobalClass(const State& from, const Action& a,
-                                     const State& to) const {
   switch (a.kind) {
     case ActionKind::kClaim:
       return 0;
-    case ActionKind::kSend:
-      return 1;
+    case ActionKind::kSend: {
+      const int e = from.relays[a.relay].event - 1;
+      return from.events[e].offered == to.events[e].offered ? 14 : 1;
+    }
     case ActionKind::kSendAckLost:
       return 2;
     case ActionKind::kComplete: {
@@ -738,16 +1078,65 @@ std::size_t OutboxModel::GlobalClass(const State& from, const Action& a,
       return 12;
     case ActionKind::kRedeliver:
       return 13;
-    case ActionKind::kSourceCommit:
-      return 14;
-    case ActionKind::kCommitFails:
+    case ActionKind::kTick:
       return 15;
-    case ActionKind::kFlushOffset:
+    case ActionKind::kRetry:
       return 16;
-    case ActionKind::kLoseWrite:
+    case ActionKind::kRedrive:
       return 17;
+    case ActionKind::kDeadLetterExpire:
+      return 18;
+    case ActionKind::kCleanup:
+      return 19;
+    case ActionKind::kConsumerOutage:
+      return 20;
+    case ActionKind::kDatabaseOutage:
+      return 21;
+    case ActionKind::kSourceCommit:
+      return 22;
+    case ActionKind::kCommitFails:
+      return 23;
+    case ActionKind::kFlushOffset:
+      return 24;
+    case ActionKind::kLoseWrite:
+      return 25;
   }
   return 0;
+}
+
+bool OutboxModel::ClassPossible(std::size_t c) const {
+  auto any_group = [&](auto pred) {
+    return timing_.timed &&
+           std::any_of(timing_.groups.begin(), timing_.groups.end(), pred);
+  };
+  switch (c) {
+    case 14:
+      return config_.broker.dedup != Dedup::kNone;
+    case 15:
+      return timing_.timed;
+    case 16:
+      return any_group([](const GroupTiming& g) { return !g.delays.empty(); });
+    case 17:
+      return any_group([](const GroupTiming& g) { return g.redrive > 0; });
+    case 18:
+      return any_group([](const GroupTiming& g) { return g.dead_expiry > 0; });
+    case 19:
+      return any_group([](const GroupTiming& g) { return g.has_retention; });
+    case 20:
+      return config_.budgets.consumer_outages > 0;
+    case 21:
+      return config_.budgets.database_outages > 0;
+    case 22:  // source_commit
+      return config_.commits_during_run;
+    case 23:  // commit_fails
+      return config_.relay_style == RelayStyle::kRowLock;
+    case 24:  // flush_offset
+      return config_.relay_style == RelayStyle::kCdcOffset;
+    case 25:  // lose_write
+      return config_.budgets.lost_broker_writes > 0;
+    default:
+      return true;
+  }
 }
 
 std::vector<std::size_t> OutboxModel::ClassesNamed(std::string_view name) {

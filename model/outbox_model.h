@@ -11,9 +11,12 @@
 // breadth-first search reports: for each relay in order, claim(r, e) for each
 // event, send, send_ack_lost, complete, crash_relay; then expire(e) for each
 // event; then for each group and instance in order, consume(g, i, e) for each
-// event, step, acknowledge, ack_lost, crash_consumer, redeliver; then issue
-// 8's actions: source_commit(e) for each event, commit_fails and
-// flush_offset for each relay, lose_write(e) for each event.
+// event, step, acknowledge, ack_lost, crash_consumer, redeliver; then, in a
+// timed scenario (model/TIME.md), for each group retry(g, e), redrive(g, e),
+// dead_letter_expire(g, e), cleanup(g, e) for each event and
+// consumer_outage(g); then database_outage; then issue 8's actions:
+// source_commit(e) for each event, commit_fails and flush_offset for each
+// relay, lose_write(e) for each event; last, tick.
 
 #ifndef OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
 #define OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
@@ -30,6 +33,7 @@
 #include "model/state_codec.h"
 #include "model/status.h"
 #include "model/symmetry.h"
+#include "model/timing.h"
 
 namespace oc {
 
@@ -84,22 +88,18 @@ class OutboxModel {
   // out or already published) and expire by whether it spent the premature
   // budget ("expire_premature", "expire_orphaned").
   // Issue 8's classes (source_commit, commit_fails, flush_offset,
-  // lose_write) come last; AllActionClassNames lists every class, and
-  // ActionClassNames those this configuration can fire: the seed's
-  // fourteen always, an issue-8 class only with its feature.
-  static std::vector<std::string> AllActionClassNames();
-  std::vector<std::string> ActionClassNames() const;
-  // The index into ActionClassNames() of the action's class.
+  // lose_write) come last.
+  static std::vector<std::string> ActionClassNames();
   // REQUIRES: `to` is the successor of `from` by `a`.
   std::size_t ActionClass(const State& from, const Action& a,
                           const State& to) const;
-  // ClassesNamed(name) as indices into ActionClassNames(); classes this
-  // configuration cannot fire are left out.
-  std::vector<std::size_t> SlotsNamed(std::string_view name) const;
   // The classes an action name stands for in `check.must_fire`: a class
   // name, or "complete" / "expire" for both of their classes. Empty when the
   // name is neither.
   static std::vector<std::size_t> ClassesNamed(std::string_view name);
+  // Whether this config can fire class c at all: the classes of time and
+  // of broker deduplication only where the scenario sets them up.
+  bool ClassPossible(std::size_t c) const;
 
   // nullopt when `a` is enabled in `s`; otherwise why not, in words
   // ("relay A is claimed(e1, token 1), not idle").
@@ -108,6 +108,9 @@ class OutboxModel {
 
   // The successor of `s` by `a`, or why `a` is not enabled.
   Result<State> Apply(const State& s, const Action& a) const;
+
+  // The scenario's durations in units (model/timing.h).
+  const Timing& timing() const { return timing_; }
 
   // Index of group g's first instance in State::instances.
   int FirstInstance(int group) const { return first_instance_[group]; }
@@ -126,9 +129,20 @@ class OutboxModel {
   // transaction on the group's tables and the instance's private data.
   void RunStrategyStep(State& s, int group, int instance, int event,
                        int step) const;
-  // The index into AllActionClassNames() of the action's class.
-  std::size_t GlobalClass(const State& from, const Action& a,
-                          const State& to) const;
+  // Time (model/TIME.md). Due: an enabled action that must happen before
+  // time passes. Waiting: some clock whose passing time can enable
+  // something. AnyDue: some enabled action is due.
+  bool Due(const State& s, const Action& a) const;
+  bool Waiting(const State& s) const;
+  bool AnyDue(const State& s) const;
+  // A lease expiry now would be premature (it spends the budget X).
+  bool Premature(const State& s, int event) const;
+  void Tick(State& s) const;
+  // ack_lost / crash_consumer: the delivery of `event` to `group` failed.
+  void FailDelivery(State& s, int group, int event) const;
+  bool Parks(int group) const {
+    return timing_.timed && timing_.groups[group].parks();
+  }
   // cdc_offset: the 1-based position of event e in the commit log.
   int LogPosition(const State& s, int e) const;
   // sequence_cursor and cdc_offset: the event the next read returns, or -1.
@@ -139,11 +153,10 @@ class OutboxModel {
   std::vector<int> key_of_;
   std::vector<int> first_instance_;
   int instance_count_ = 0;
+  Timing timing_;
   StateCodec codec_;  // set in the constructor, once sizes are known
   Symmetry symmetry_;
-  bool seed_pipeline_ = true;               // IsSeedPipeline(config_)
-  std::vector<int> slot_of_class_;          // -1: not in ActionClassNames()
-  std::vector<std::size_t> class_of_slot_;  // the inverse
+  bool seed_pipeline_ = true;  // IsSeedPipeline(config_)
 };
 
 }  // namespace oc

@@ -175,7 +175,7 @@ void Judge(ScenarioResult& result) {
   }
   for (const std::string& name : scenario.must_fire) {
     std::uint64_t fired = 0;
-    for (std::size_t c : result.model->SlotsNamed(name)) {
+    for (std::size_t c : OutboxModel::ClassesNamed(name)) {
       fired += exploration.action_counts[c];
     }
     if (fired == 0) {
@@ -202,7 +202,6 @@ void Judge(ScenarioResult& result) {
 // Fault budgets that no transition spent: the verdict then says nothing
 // about that fault, whatever the scenario meant.
 std::vector<std::string> UnusedBudgets(const Scenario& scenario,
-                                       const OutboxModel& model,
                                        const Exploration& exploration) {
   const FaultBudgets& b = scenario.config.budgets;
   const std::pair<std::string_view, int> budgets[] = {
@@ -212,15 +211,18 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
       {"lost_consumer_acks", b.lost_consumer_acks},
       {"consumer_crashes", b.consumer_crashes},
       {"redeliveries", b.redeliveries},
+      {"consumer_outages", b.consumer_outages},
+      {"database_outages", b.database_outages},
       {"failed_commits", b.failed_commits},
       {"lost_broker_writes", b.lost_broker_writes}};
   const std::string_view spender[] = {
-      "expire_premature", "crash_relay", "send_ack_lost", "ack_lost",
-      "crash_consumer",   "redeliver",   "commit_fails",  "lose_write"};
+      "expire_premature", "crash_relay", "send_ack_lost",   "ack_lost",
+      "crash_consumer",   "redeliver",   "consumer_outage", "database_outage",
+      "commit_fails",     "lose_write"};
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < std::size(budgets); ++i) {
     if (budgets[i].second == 0) continue;
-    const std::size_t c = model.SlotsNamed(spender[i]).front();
+    const std::size_t c = OutboxModel::ClassesNamed(spender[i]).front();
     if (exploration.action_counts[c] == 0) {
       warnings.push_back(
           fmt::format("faults.{} = {} was never used: no {} fired",
@@ -363,13 +365,25 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }
-  result.warnings = UnusedBudgets(scenario, model, result.exploration);
+  result.warnings = UnusedBudgets(scenario, result.exploration);
   result.assumptions = Assumptions(scenario.config);
   result.warnings.insert(result.warnings.end(), result.assumptions.begin(),
                          result.assumptions.end());
   result.points_of_no_return =
       PointsOfNoReturn(model, properties, result, options.graph_limit);
   Judge(result);
+  // Classes the config cannot fire (time's, in an untimed scenario) are
+  // left out of the coverage reports, once the checks that index them ran.
+  Exploration& e = result.exploration;
+  for (std::size_t c = e.action_classes.size(); c-- > 0;) {
+    if (!model.ClassPossible(c) && e.action_counts[c] == 0) {
+      e.action_classes.erase(e.action_classes.begin() +
+                             static_cast<std::ptrdiff_t>(c));
+      e.action_counts.erase(e.action_counts.begin() +
+                            static_cast<std::ptrdiff_t>(c));
+    }
+  }
+  result.timing = TimingAssumptions(scenario.config);
   return result;
 }
 

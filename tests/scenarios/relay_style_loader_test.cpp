@@ -91,6 +91,14 @@ TEST_CASE("a knob the relay style does not take is an error at its place") {
       "0..15");
 }
 
+TEST_CASE("issue 8's features refuse to combine with time") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_lock\"\n"
+                "[time]\nhorizon = \"1h\"\n") ==
+        "scenarios/x.toml:4:9: relay.style: relay.style is 'row_lock', which "
+        "does not combine with durations (time.horizon is set) "
+        "(model/TIME.md) yet; use one or the other");
+}
+
 TEST_CASE("issue 8's keys survive parse, print, parse") {
   const Scenario first = Load(
       "relays = [\"A\", \"B\"]\nevents = 2\n\n[relay]\nstyle = \"row_lock\"\n"
