@@ -128,7 +128,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (config_.claim_bound > 0 && row.token >= config_.claim_bound) {
         return Guard::kClaimBound;
       }
-      if (s.database_down > 0) return Guard::kDatabaseDown;
+      if (timing_.timed && s.database_down > 0) return Guard::kDatabaseDown;
       return Guard::kEnabled;
     }
     case ActionKind::kSend:
@@ -145,7 +145,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (s.relays[a.relay].phase != RelayPhase::kSent) {
         return Guard::kRelayNotSent;
       }
-      return s.database_down > 0 ? Guard::kDatabaseDown : Guard::kEnabled;
+      return timing_.timed && s.database_down > 0 ? Guard::kDatabaseDown
+                                                  : Guard::kEnabled;
     case ActionKind::kExpire: {
       const EventCells& row = s.events[a.event];
       if (row.lease != Lease::kActive) return Guard::kLeaseNotActive;
@@ -168,7 +169,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (s.group_events[a.group * events + a.event].ready == 0) {
         return Guard::kNoCopyReady;
       }
-      return s.down[a.group] > 0 ? Guard::kGroupDown : Guard::kEnabled;
+      return timing_.timed && s.down[a.group] > 0 ? Guard::kGroupDown
+                                                  : Guard::kEnabled;
     }
     case ActionKind::kStep:
     case ActionKind::kCrashConsumer:
@@ -186,7 +188,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kRedeliver && s.budgets.redeliveries == 0) {
         return Guard::kNoRedeliveryBudget;
       }
-      if (a.kind == ActionKind::kStep && s.down[a.group] > 0) {
+      if (a.kind == ActionKind::kStep && timing_.timed && s.down[a.group] > 0) {
         return Guard::kGroupDown;
       }
       if (a.kind == ActionKind::kCrashConsumer && Parks(a.group) &&
@@ -207,7 +209,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kAckLost && s.budgets.lost_consumer_acks == 0) {
         return Guard::kNoConsumerAckBudget;
       }
-      if (a.kind == ActionKind::kAcknowledge && s.down[a.group] > 0) {
+      if (a.kind == ActionKind::kAcknowledge && timing_.timed &&
+          s.down[a.group] > 0) {
         return Guard::kGroupDown;
       }
       if (a.kind == ActionKind::kAckLost && Parks(a.group) &&

@@ -48,9 +48,12 @@ enum class Field : std::uint8_t {
 // `group` is the consumer group the field belongs to, or -1;
 // `instance_group[i]` is the group of instance i. The one place that fixes
 // the packing order: Encode, EncodeRenamed, Decode and the widths use it.
+// `time` false skips the cells of model/TIME.md, which an untimed config
+// never sets (they would take 0 bits anyway; skipping them keeps the walk
+// as short as it was before time existed).
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
-                 const Renaming& m, F f) {
+                 const Renaming& m, bool time, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
@@ -59,15 +62,17 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(e.lease, Field::kLease, -1);
     f(e.completed_token, Field::kToken, -1);
     f(e.offered, Field::kOffered, -1);
-    f(e.clock, Field::kLeaseClock, -1);
-    f(e.window, Field::kWindowAge, -1);
+    if (time) {
+      f(e.clock, Field::kLeaseClock, -1);
+      f(e.window, Field::kWindowAge, -1);
+    }
   }
   for (std::size_t i = 0; i < s.relays.size(); ++i) {
     auto& r = s.relays[m.relay_from[i]];
     f(r.phase, Field::kPhase, -1);
     f(r.event, Field::kEventRef, -1);
     f(r.token, Field::kToken, -1);
-    f(r.retrying, Field::kRetrying, -1);
+    if (time) f(r.retrying, Field::kRetrying, -1);
   }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
     auto& inst = s.instances[m.instance_from[i]];
@@ -84,10 +89,12 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       f(c.inbox, Field::kInbox, g);
       f(c.ledger, Field::kLedger, g);
       f(c.sent, Field::kSent, g);
-      f(c.inbox_age, Field::kInboxAge, g);
-      f(c.parked, Field::kParked, g);
-      f(c.attempts, Field::kAttempts, g);
-      f(c.park_age, Field::kParkAge, g);
+      if (time) {
+        f(c.inbox_age, Field::kInboxAge, g);
+        f(c.parked, Field::kParked, g);
+        f(c.attempts, Field::kAttempts, g);
+        f(c.park_age, Field::kParkAge, g);
+      }
     }
   }
   const std::size_t keys =
@@ -106,6 +113,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   f(b.lost_consumer_acks, Field::kBudget, -1);
   f(b.consumer_crashes, Field::kBudget, -1);
   f(b.redeliveries, Field::kBudget, -1);
+  if (!time) return;
   f(b.consumer_outages, Field::kBudget, -1);
   f(b.database_outages, Field::kBudget, -1);
   for (int g = 0; g < groups; ++g) f(s.down[g], Field::kDown, g);
@@ -243,8 +251,10 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   }
   events_ = static_cast<int>(config.events.size());
   groups_ = static_cast<int>(config.groups.size());
+  time_ = TimeFeatureUsed(config).has_value() ||
+          b.consumer_outages + b.database_outages > 0;
   State s = shape_;
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_,
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, time_,
               [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
@@ -293,7 +303,7 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
                                std::uint8_t* out) const {
   BitWriter writer(out);
   std::size_t field = 0;
-  VisitFields(s, events_, groups_, instance_group_.data(), r,
+  VisitFields(s, events_, groups_, instance_group_.data(), r, time_,
               [&](const auto& value, Field what, int) {
                 auto v = static_cast<unsigned>(value);
                 if (v != 0 && what == Field::kRelayRef) {
@@ -315,7 +325,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   unsigned have = 0;
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_,
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, time_,
               [&](auto& value, Field, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;
