@@ -23,6 +23,7 @@
 #include "invariants/invariant.h"
 #include "model/closest_name.h"
 #include "model/outbox_model.h"
+#include "scenarios/strategy_loader.h"
 
 namespace oc {
 namespace {
@@ -373,7 +374,7 @@ class Reader {
       Group group{.name = fmt::format("g{}", i + 1)};
       Status s = CheckKeys(*table, field, kGroupKeys);
       if (s.ok()) s = OptionalString(*table, field, "name", group.name);
-      if (s.ok()) s = ReadStrategy(*table, field, group.strategy);
+      if (s.ok()) s = ReadStrategy(*table, field, group);
       if (s.ok()) {
         s = OptionalInteger(*table, field, "instances", 1, kMaxInstances,
                             group.instances);
@@ -385,7 +386,8 @@ class Reader {
   }
 
   Status ReadStrategy(const toml::table& group, std::string_view group_field,
-                      Strategy& out) {
+                      Group& out_group) {
+    Strategy& out = out_group.strategy;
     std::vector<std::string_view> names;
     for (Strategy s : kAllStrategies) names.push_back(StrategyName(s));
     const std::string field = Dotted(group_field, "strategy");
@@ -395,7 +397,12 @@ class Reader {
           PositionOf(group.source()), field,
           fmt::format("missing; expected one of {}", fmt::join(names, ", ")));
     }
-    if (!node->is_string()) return TypeError(*node, field, "a string");
+    if (const toml::table* declared = node->as_table()) {
+      return ReadDeclaredStrategy(*declared, field, out_group);
+    }
+    if (!node->is_string()) {
+      return TypeError(*node, field, "a string or a table { file = \"...\" }");
+    }
     const std::string& name = node->as_string()->get();
     const std::optional<Strategy> strategy = ParseStrategy(name);
     if (!strategy) {
@@ -408,6 +415,36 @@ class Reader {
     }
     Note(field, *node);
     out = *strategy;
+    return Status::Ok();
+  }
+
+  // `strategy = { file = "PATH" }`: a declared strategy, PATH relative to
+  // the scenario file's folder. Its own errors name the strategy file.
+  Status ReadDeclaredStrategy(const toml::table& table,
+                              const std::string& field, Group& out) {
+    static constexpr std::string_view kDeclaredKeys[] = {"file"};
+    Status s = CheckKeys(table, field, kDeclaredKeys);
+    if (!s.ok()) return s;
+    const toml::node* file = table.get("file");
+    if (file == nullptr) {
+      return Error(PositionOf(table.source()), Dotted(field, "file"),
+                   "missing; the strategy file, relative to this scenario's "
+                   "folder");
+    }
+    if (!file->is_string()) {
+      return TypeError(*file, Dotted(field, "file"), "a string");
+    }
+    const std::string& written = file->as_string()->get();
+    const std::filesystem::path resolved =
+        (std::filesystem::path(path_).parent_path() / written)
+            .lexically_normal();
+    Result<HandlerProgram> program =
+        LoadStrategyFile(resolved.string(), written);
+    // Its own errors name the strategy file, line and column.
+    if (!program.ok()) return program.status();
+    Note(field, *file);
+    out.strategy = Strategy::kDeclared;
+    out.declared = std::move(program).value();
     return Status::Ok();
   }
 

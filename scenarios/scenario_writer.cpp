@@ -95,7 +95,10 @@ void WriteConfig(const Config& config, std::string& out) {
   for (const Group& g : config.groups) {
     out += fmt::format(
         "\n[[groups]]\nname = {}\nstrategy = {}\ninstances = {}\n",
-        Quote(g.name), Quote(StrategyName(g.strategy)), g.instances);
+        Quote(g.name),
+        g.declared ? fmt::format("{{ file = {} }}", Quote(g.declared->file))
+                   : Quote(StrategyName(g.strategy)),
+        g.instances);
   }
   out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",
                      Bool(config.lease), Bool(config.fencing));
