@@ -625,8 +625,8 @@ TEST_CASE("a group needs a known strategy") {
         "notification.ledger_then_send, notification.send_then_ledger, "
         "cache.invalidate");
   CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = 3\n") ==
-        "scenarios/x.toml:4:12: groups[1].strategy: expected a string, got "
-        "an integer");
+        "scenarios/x.toml:4:12: groups[1].strategy: expected a string or a "
+        "table { file = \"...\" }, got an integer");
 }
 
 TEST_CASE("a projection group needs a key on every event") {
