@@ -297,6 +297,7 @@ class Compiler {
       const int at = Peek().offset;
       st.table = Target();
       RequireRow(st.table, at, "insert");
+      p_.writes[static_cast<std::size_t>(st.table)] = true;
       return;
     }
     const bool table_target = tokens_[pos_ + 1].kind == Token::Kind::kPunct &&
@@ -304,6 +305,7 @@ class Compiler {
     if (table_target) {
       const int at = first.offset;
       st.table = Target();
+      p_.writes[static_cast<std::size_t>(st.table)] = true;
       if (IsPunct("+=")) {
         Next();
         if (!IsCountTable(st.table)) {
@@ -422,6 +424,7 @@ class Compiler {
       const int at = Peek().offset;
       st.table = Target();
       RequireRow(st.table, at, "insert");
+      p_.writes[static_cast<std::size_t>(st.table)] = true;
     } else {
       const int at = Peek().offset;
       auto [node, type] = Expr();

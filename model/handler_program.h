@@ -115,6 +115,8 @@ struct HandlerProgram {
   std::array<int, kHandlerTables> adds{};
   // The largest constant `version` can be set to (besides event versions).
   int max_constant = 0;
+  // Per table: does a statement write it? Tables never written keep 0.
+  std::array<bool, kHandlerTables> writes{};
   bool operator==(const HandlerProgram&) const = default;
 };
 

@@ -170,11 +170,15 @@ struct Bounds {
       case Field::kSent:
         return adds(HandlerTable::kSent);
       case Field::kInbox:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kInbox)];
       case Field::kLedger:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kLedger)];
       case Field::kFresh:
-        return 1;
+        return p.writes[static_cast<std::size_t>(HandlerTable::kCache)];
       case Field::kVersion:
-        return std::max(max_version, p.max_constant);
+        return p.writes[static_cast<std::size_t>(HandlerTable::kVersion)]
+                   ? std::max(max_version, p.max_constant)
+                   : 0;
       default:
         return std::nullopt;
     }

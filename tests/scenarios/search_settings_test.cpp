@@ -23,6 +23,8 @@ std::vector<std::string> SearchedScenarioFiles() {
                              "/scenarios/consumers"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(
              std::string(OC_SOURCE_DIR) + folder)) {
+      // Strategy files, which scenarios name, are not scenarios.
+      if (entry.path().parent_path().filename() == "strategies") continue;
       if (entry.is_regular_file() && entry.path().extension() == ".toml") {
         files.push_back(entry.path().string());
       }
