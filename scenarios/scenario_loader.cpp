@@ -31,8 +31,9 @@ namespace {
 // The keys each table allows, in the order FORMAT.md lists them; also the
 // order of "allowed keys are ..." hints.
 constexpr std::string_view kTopKeys[] = {
-    "name",     "description", "relays", "events", "groups",
-    "switches", "faults",      "bounds", "check",  "expect"};
+    "name",   "description", "relays", "events", "groups",    "switches",
+    "faults", "bounds",      "check",  "expect", "invariants"};
+constexpr std::string_view kExpressionKeys[] = {"name", "kind", "holds"};
 constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
                                            "version", "account", "amount"};
 constexpr std::string_view kGroupKeys[] = {"name", "strategy", "instances"};
@@ -123,6 +124,7 @@ class Reader {
     if (s.ok()) s = ReadFaults(root);
     if (s.ok()) s = ReadBounds(root);
     if (s.ok()) s = Locate(Validate(out_.config));
+    if (s.ok()) s = ReadExpressions(root);
     // [check] and [expect] name relays, events and invariants of the
     // config, so they are read once it is known to be valid.
     if (s.ok()) s = ReadCheck(root);
@@ -577,7 +579,10 @@ class Reader {
       if (!element.is_string()) return TypeError(element, field, "a string");
       const std::string& name = element.as_string()->get();
       const Invariant* invariant = FindInvariant(name);
-      if (invariant == nullptr) {
+      const bool declared = std::any_of(
+          out_.expressions.begin(), out_.expressions.end(),
+          [&](const InvariantExpression& x) { return x.name == name; });
+      if (invariant == nullptr && !declared) {
         const std::string suggestion = SuggestInvariant(name);
         const std::string hint =
             suggestion.empty()
@@ -590,10 +595,100 @@ class Reader {
           out_.invariants.end()) {
         return Error(element, field, fmt::format("'{}' is listed twice", name));
       }
+      if (invariant == nullptr) {
+        out_.invariants.push_back(name);  // declared in [[invariants]]
+        continue;
+      }
       if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
         return Error(element, field, s.message());
       }
       out_.invariants.push_back(name);
+    }
+    return Status::Ok();
+  }
+
+  // [[invariants]]: invariants written as expressions over durable state,
+  // compiled against the (valid) configuration.
+  Status ReadExpressions(const toml::table& root) {
+    const toml::node* node = root.get("invariants");
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "invariants", "an array of tables");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("invariants", i);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) return TypeError(element, field, "a table");
+      Status s = CheckKeys(*table, field, kExpressionKeys);
+      if (!s.ok()) return s;
+      InvariantExpression x;
+      const toml::node* name = table->get("name");
+      if (name == nullptr) {
+        return Error(PositionOf(table->source()), Dotted(field, "name"),
+                     "missing; the name check.invariants lists it by");
+      }
+      if (!name->is_string()) {
+        return TypeError(*name, Dotted(field, "name"), "a string");
+      }
+      x.name = name->as_string()->get();
+      if (FindInvariant(x.name) != nullptr) {
+        return Error(*name, Dotted(field, "name"),
+                     fmt::format("'{}' is a built-in invariant; choose "
+                                 "another name",
+                                 x.name));
+      }
+      for (const InvariantExpression& other : out_.expressions) {
+        if (other.name == x.name) {
+          return Error(*name, Dotted(field, "name"),
+                       fmt::format("'{}' is used twice", x.name));
+        }
+      }
+      constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
+      const toml::node* kind = table->get("kind");
+      if (kind != nullptr) {
+        if (!kind->is_string()) {
+          return TypeError(*kind, Dotted(field, "kind"), "a string");
+        }
+        const std::string& k = kind->as_string()->get();
+        const auto it = std::find(std::begin(kKinds), std::end(kKinds), k);
+        if (it == std::end(kKinds)) {
+          std::string hint = DidYouMean(k, kKinds);
+          if (hint.empty()) hint = "; kinds are safety, transition, at_rest";
+          return Error(*kind, Dotted(field, "kind"),
+                       fmt::format("unknown kind '{}'{}", k, hint));
+        }
+        x.kind = static_cast<InvariantKind>(it - std::begin(kKinds));
+      }
+      const toml::node* holds = table->get("holds");
+      if (holds == nullptr) {
+        return Error(PositionOf(table->source()), Dotted(field, "holds"),
+                     "missing; a boolean expression over durable state, "
+                     "e.g. \"all(events, billing.effects[event] <= 1)\"");
+      }
+      if (!holds->is_string()) {
+        return TypeError(*holds, Dotted(field, "holds"), "a string");
+      }
+      x.text = holds->as_string()->get();
+      ExpressionError error;
+      if (!CompileInvariantExpression(out_.config, x, error)) {
+        // The string's value starts one character after its opening quote.
+        SourcePosition at = PositionOf(holds->source());
+        int column = at.column + 1;
+        for (int c = 0; c < error.offset; ++c) {
+          if (x.text[static_cast<std::size_t>(c)] == '\n') {
+            ++at.line;
+            column = 1;
+          } else {
+            ++column;
+          }
+        }
+        at.column = column;
+        return Error(at, Dotted(field, "holds"), error.message);
+      }
+      Note(field, element);
+      out_.expressions.push_back(std::move(x));
     }
     return Status::Ok();
   }

@@ -167,6 +167,12 @@ std::string FormatScenario(const Scenario& scenario) {
   WriteBounds(scenario, out);
   WriteCheck(scenario, out);
   WriteExpect(scenario.expect, out);
+  for (const InvariantExpression& x : scenario.expressions) {
+    constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
+    out += fmt::format(
+        "\n[[invariants]]\nname = {}\nkind = \"{}\"\nholds = {}\n",
+        Quote(x.name), kKinds[static_cast<int>(x.kind)], Quote(x.text));
+  }
   return out;
 }
 
