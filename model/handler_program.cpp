@@ -281,13 +281,38 @@ class Compiler {
     if (first.kind != Token::Kind::kName) {
       throw CompileFailure{
           first.offset,
-          fmt::format("expected a statement (insert, stop, a local or a "
-                      "table), got {}",
+          fmt::format("expected a statement (insert, call, stop, a local or "
+                      "a table), got {}",
                       Describe())};
     }
     if (first.text == "stop") {
       Next();
       st.kind = HandlerStatement::Kind::kStop;
+      return;
+    }
+    if (first.text == "call") {
+      // An outside-world call: `call sent[event]` is received every time;
+      // with `with_key`, the provider deduplicates on the event's
+      // idempotency key, so it records at most one call per event.
+      Next();
+      RequireTableName("call");
+      const int at = Peek().offset;
+      st.table = Target();
+      if (st.table != HandlerTable::kSent) {
+        throw CompileFailure{
+            at, fmt::format("'call' records a call in the outside world's "
+                            "record, sent[event]; '{}' is a table of the "
+                            "group",
+                            HandlerTableName(st.table))};
+      }
+      p_.writes[static_cast<std::size_t>(st.table)] = true;
+      p_.adds[static_cast<std::size_t>(st.table)] += 1;
+      st.value = Constant(1, at);
+      st.kind = HandlerStatement::Kind::kAdd;
+      if (IsName("with_key")) {
+        Next();
+        st.kind = HandlerStatement::Kind::kCallOnce;
+      }
       return;
     }
     if (first.text == "insert") {
@@ -758,6 +783,9 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
         cell = static_cast<std::uint8_t>(cell + v);
         break;
       }
+      case Kind::kCallOnce:
+        if (c.event_cells->sent == 0) c.event_cells->sent = 1;
+        break;
       case Kind::kSet:
       case Kind::kSetMax: {
         const int v = Eval(p, st.value, c, locals);

@@ -84,6 +84,9 @@ struct HandlerStatement {
     kSet,       // TABLE[...] = EXPR
     kSetMax,    // TABLE[...] max= EXPR (set if greater)
     kStop,      // skip the rest of this step
+    // call sent[event] with_key: the outside world records the call only
+    // if it has not seen the event's idempotency key (sent[event] is 0).
+    kCallOnce,
   };
   Kind kind = Kind::kStop;
   HandlerTable table = HandlerTable::kEffects;

@@ -432,14 +432,14 @@ TEST_CASE("an unknown key far from any allowed one lists the allowed keys") {
   CHECK(ErrorOf("relays = 1\n[fault_budgets]\n") ==
         "scenarios/x.toml:2:2: fault_budgets: unknown key; allowed keys are "
         "name, description, relays, events, groups, switches, faults, "
-        "bounds, check, expect");
+        "bounds, check, expect, invariants");
 }
 
 TEST_CASE("of several unknown keys the first in the file is reported") {
   CHECK(ErrorOf("zzz = 1\naaa = 2\n") ==
         "scenarios/x.toml:1:1: zzz: unknown key; allowed keys are name, "
         "description, relays, events, groups, switches, faults, bounds, "
-        "check, expect");
+        "check, expect, invariants");
 }
 
 TEST_CASE("unknown keys in every table name their dotted path") {

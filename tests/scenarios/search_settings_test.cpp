@@ -19,8 +19,8 @@ namespace {
 
 std::vector<std::string> SearchedScenarioFiles() {
   std::vector<std::string> files;
-  for (const char* folder : {"/scenarios/seed", "/scenarios/examples",
-                             "/scenarios/consumers"}) {
+  for (const char* folder :
+       {"/scenarios/seed", "/scenarios/examples", "/scenarios/consumers"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(
              std::string(OC_SOURCE_DIR) + folder)) {
       // Strategy files, which scenarios name, are not scenarios.

@@ -169,6 +169,24 @@ TEST_CASE("a local set in step 1 and read in step 2 lives in the memo") {
   CHECK(d.effects == 0);
 }
 
+TEST_CASE("an outside-world call with a key is deduplicated by the provider") {
+  const HandlerProgram plain = Compile("  [\"call sent[event]\"],");
+  const HandlerProgram keyed = Compile("  [\"call sent[event] with_key\"],");
+  CHECK(plain.adds[static_cast<std::size_t>(HandlerTable::kSent)] == 1);
+  GroupEventCells a, b;
+  GroupKeyCells k;
+  Run(plain, 0, a, k, 0, 0);
+  Run(plain, 0, a, k, 0, 0);
+  CHECK(a.sent == 2);
+  Run(keyed, 0, b, k, 0, 0);
+  Run(keyed, 0, b, k, 0, 0);
+  CHECK(b.sent == 1);
+  CHECK(ErrorOf("  [\"call ledger[event]\"],") ==
+        "strategies/s.toml:3:10: steps[1][1]: 'call' records a call in the "
+        "outside world's record, sent[event]; 'ledger' is a table of the "
+        "group");
+}
+
 TEST_CASE("version is set, or set only if greater, from the event") {
   const HandlerProgram lww = Compile("  [\"version[key] = event.version\"],");
   const HandlerProgram mono =
