@@ -9,6 +9,7 @@
 #include "conform/conformance_run.h"
 #include "conform/conformance_text.h"
 #include "conform/pg_connection.h"
+#include "model/timing.h"
 #include "scenarios/scenario_check.h"
 
 namespace oc {
@@ -27,6 +28,16 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
                  "strategy {}; conform runs only the nine built-in "
                  "strategies against PostgreSQL\n",
                  scenario.path, g.name, StrategyLabel(g));
+      return kExitUsage;
+    }
+  }
+  for (const Scenario& scenario : scenarios) {
+    if (std::optional<std::string> feature = TimeFeatureUsed(scenario.config)) {
+      fmt::print(err,
+                 "outbox-check conform: {}: scenario '{}' uses {}; the SQL "
+                 "mapping covers MODEL.md sections 1 to 7 only, not time "
+                 "(model/TIME.md)\n",
+                 scenario.path, scenario.name, *feature);
       return kExitUsage;
     }
   }

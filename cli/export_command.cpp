@@ -4,6 +4,7 @@
 
 #include "cli/atomic_file.h"
 #include "cli/check_command.h"
+#include "model/timing.h"
 #include "reports/promela_export.h"
 #include "scenarios/scenario_loader.h"
 
@@ -36,6 +37,14 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
                  flags.scenario, g.name, StrategyLabel(g));
       return kExitUsage;
     }
+  }
+  if (std::optional<std::string> feature =
+          TimeFeatureUsed(scenario.value().config)) {
+    fmt::print(err,
+               "{}: scenario '{}' uses {}; the Promela export covers MODEL.md "
+               "sections 1 to 7 only, not time (model/TIME.md)\n",
+               flags.scenario, scenario.value().name, *feature);
+    return kExitUsage;
   }
   const std::string model = reports::PromelaModel(scenario.value());
   if (!flags.output) {

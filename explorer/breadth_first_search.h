@@ -505,7 +505,7 @@ Exploration<M> Explore(const M& model,
     // A graph of an incomplete search would show states whose successors
     // are unknown as dead ends; only a complete one is worth keeping.
     if (!result.graph_over_limit && result.complete()) {
-      result.graph = BuildStateGraph(model);
+      result.graph = BuildStateGraph(model, result.stats.states);
     }
   }
   result.stats.seconds =

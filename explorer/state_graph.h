@@ -36,23 +36,34 @@ using StateGraph =
 
 // The whole reachable graph of `model` (unreduced), by a plain breadth-first
 // search on this thread. For small state spaces only: it keeps every state.
+// `states`, when known (a search counted them), sizes the vertex list at
+// once: growing it one vertex at a time copies every state over and over.
 template <class M>
 StateGraph<typename M::State, typename M::Action> BuildStateGraph(
-    const M& model) {
+    const M& model, std::size_t states = 0) {
   using State = typename M::State;
   using Action = typename M::Action;
-  StateGraph<State, Action> g;
+  StateGraph<State, Action> g(states);
+  std::size_t count = 0;  // vertices that hold a state
   boost::unordered_flat_map<std::string, std::size_t> ids;
+  ids.reserve(states);
   std::string key(model.EncodedSize(), '\0');
   auto vertex = [&](const State& s) {
     model.Encode(s, reinterpret_cast<std::uint8_t*>(key.data()));
-    const auto [it, fresh] = ids.try_emplace(key, boost::num_vertices(g));
-    if (fresh) boost::add_vertex(StateVertex<State>{s}, g);
+    const auto [it, fresh] = ids.try_emplace(key, count);
+    if (fresh) {
+      if (count < boost::num_vertices(g)) {
+        g[count].state = s;
+      } else {
+        boost::add_vertex(StateVertex<State>{s}, g);
+      }
+      ++count;
+    }
     return it->second;
   };
   for (const State& s : model.InitialStates()) vertex(s);
   std::vector<std::pair<Action, State>> next;
-  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
+  for (std::size_t v = 0; v < count; ++v) {
     const State s = g[v].state;
     next.clear();
     model.Successors(s, next);
@@ -65,6 +76,8 @@ StateGraph<typename M::State, typename M::Action> BuildStateGraph(
       boost::add_edge(v, vertex(t), ActionEdge<Action>{action}, g);
     }
   }
+  // A wrong `states` left vertices without a state: start over.
+  if (count != boost::num_vertices(g)) return BuildStateGraph(model);
   return g;
 }
 

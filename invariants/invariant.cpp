@@ -74,6 +74,11 @@ bool NotifyAtMostOnce(const OutboxModel& model, const State& s) {
                          [](const GroupEventCells& c) { return c.sent <= 1; });
 }
 
+bool OfferedAtMostOnce(const OutboxModel&, const State& s) {
+  return std::all_of(s.events.begin(), s.events.end(),
+                     [](const EventCells& e) { return e.offered <= 1; });
+}
+
 bool EventuallyOffered(const OutboxModel&, const State& s) {
   return std::all_of(s.events.begin(), s.events.end(), [](const EventCells& e) {
     return e.published == 1 && e.offered >= 1;
@@ -90,7 +95,10 @@ bool EventuallyConsumed(const OutboxModel& model, const State& s) {
       bool done = false;
       switch (FamilyOf(group)) {
         case StrategyFamily::kCredit:
-          done = c.effects >= 1 && (!HasInbox(group) || c.inbox == 1);
+          // An inbox with a retention (model/TIME.md) is emptied at rest.
+          done =
+              c.effects >= 1 && (!HasInbox(group) || c.inbox == 1 ||
+                                 config.groups[g].inbox_retention.has_value());
           break;
         case StrategyFamily::kNotification:
           done = c.sent >= 1 && c.ledger == 1;
@@ -153,6 +161,10 @@ constexpr Invariant kInvariants[] = {
     {"notify_at_most_once", InvariantKind::kSafety,
      "sent[g][e] of every notification group: at most 1 for every event",
      StrategyFamily::kNotification, false, NotifyAtMostOnce, nullptr},
+    {"offered_at_most_once", InvariantKind::kSafety,
+     "broker offered[e]: the broker accepted at most one copy of every event "
+     "(no duplicate send)",
+     std::nullopt, false, OfferedAtMostOnce, nullptr},
     {"eventually_offered", InvariantKind::kAtRest,
      "outbox published[e] and broker offered[e]: at rest, every event is "
      "published and offered at least once",

@@ -17,7 +17,10 @@ enum class Args {
   kRelay,
   kEvent,
   kGroupInstanceEvent,
-  kGroupInstance
+  kGroupInstance,
+  kGroupEvent,
+  kGroup,
+  kNone,
 };
 
 struct KindInfo {
@@ -39,6 +42,13 @@ constexpr KindInfo kKinds[kActionKindCount] = {
     {ActionKind::kAckLost, "ack_lost", Args::kGroupInstance},
     {ActionKind::kCrashConsumer, "crash_consumer", Args::kGroupInstance},
     {ActionKind::kRedeliver, "redeliver", Args::kGroupInstance},
+    {ActionKind::kTick, "tick", Args::kNone},
+    {ActionKind::kRetry, "retry", Args::kGroupEvent},
+    {ActionKind::kRedrive, "redrive", Args::kGroupEvent},
+    {ActionKind::kDeadLetterExpire, "dead_letter_expire", Args::kGroupEvent},
+    {ActionKind::kCleanup, "cleanup", Args::kGroupEvent},
+    {ActionKind::kConsumerOutage, "consumer_outage", Args::kGroup},
+    {ActionKind::kDatabaseOutage, "database_outage", Args::kNone},
 };
 
 std::string_view Trim(std::string_view s) {
@@ -73,6 +83,12 @@ std::string Usage(const KindInfo& info) {
       return fmt::format("{}(GROUP, INSTANCE, EVENT)", info.name);
     case Args::kGroupInstance:
       return fmt::format("{}(GROUP, INSTANCE)", info.name);
+    case Args::kGroupEvent:
+      return fmt::format("{}(GROUP, EVENT)", info.name);
+    case Args::kGroup:
+      return fmt::format("{}(GROUP)", info.name);
+    case Args::kNone:
+      break;
   }
   return std::string(info.name);
 }
@@ -117,14 +133,28 @@ std::string FormatAction(const Config& config, const Action& a) {
     case Args::kGroupInstance:
       return fmt::format("{}({}, {})", info.name, config.groups[a.group].name,
                          a.instance + 1);
+    case Args::kGroupEvent:
+      return fmt::format("{}({}, {})", info.name, config.groups[a.group].name,
+                         config.events[a.event].name);
+    case Args::kGroup:
+      return fmt::format("{}({})", info.name, config.groups[a.group].name);
+    case Args::kNone:
+      break;
   }
   return std::string(info.name);
 }
 
 Result<Action> ParseAction(const Config& config, std::string_view text) {
   const std::string_view whole = Trim(text);
-  const std::size_t open = whole.find('(');
-  if (open == std::string_view::npos || whole.back() != ')') {
+  std::size_t open = whole.find('(');
+  // Actions without arguments are written bare ("tick") or with "()".
+  const bool bare =
+      open == std::string_view::npos &&
+      std::any_of(std::begin(kKinds), std::end(kKinds), [&](const KindInfo& k) {
+        return k.args == Args::kNone && k.name == whole;
+      });
+  if (bare) open = whole.size();
+  if (!bare && (open == std::string_view::npos || whole.back() != ')')) {
     return Status::Error(fmt::format(
         "'{}' is not an action; write NAME(ARGUMENTS), e.g. 'claim(A, e1)'",
         whole));
@@ -147,10 +177,13 @@ Result<Action> ParseAction(const Config& config, std::string_view text) {
                     fmt::join(kind_names, ", ")));
   }
   const std::vector<std::string_view> args =
-      Split(whole.substr(open + 1, whole.size() - open - 2));
+      bare ? std::vector<std::string_view>{}
+           : Split(whole.substr(open + 1, whole.size() - open - 2));
   const std::size_t wanted =
-      info->args == Args::kGroupInstanceEvent ? 3
-      : (info->args == Args::kRelayEvent || info->args == Args::kGroupInstance)
+      info->args == Args::kNone                 ? 0
+      : info->args == Args::kGroupInstanceEvent ? 3
+      : (info->args == Args::kRelayEvent ||
+         info->args == Args::kGroupInstance || info->args == Args::kGroupEvent)
           ? 2
           : 1;
   if (args.size() != wanted) {
@@ -180,7 +213,7 @@ Result<Action> ParseAction(const Config& config, std::string_view text) {
     action.event = r.value();
     return Status::Ok();
   };
-  auto group_instance = [&](std::string_view g, std::string_view i) -> Status {
+  auto group = [&](std::string_view g) -> Status {
     if (groups.empty()) {
       return Status::Error(fmt::format(
           "'{}' names a consumer group, but there are none", whole));
@@ -188,6 +221,10 @@ Result<Action> ParseAction(const Config& config, std::string_view text) {
     Result<std::uint8_t> r = Lookup("group", g, groups, whole);
     if (!r.ok()) return r.status();
     action.group = r.value();
+    return Status::Ok();
+  };
+  auto group_instance = [&](std::string_view g, std::string_view i) -> Status {
+    if (Status found = group(g); !found.ok()) return found;
     const int count = config.groups[action.group].instances;
     int n = 0;
     const auto [end, ec] = std::from_chars(i.data(), i.data() + i.size(), n);
@@ -219,6 +256,15 @@ Result<Action> ParseAction(const Config& config, std::string_view text) {
       break;
     case Args::kGroupInstance:
       s = group_instance(args[0], args[1]);
+      break;
+    case Args::kGroupEvent:
+      s = group(args[0]);
+      if (s.ok()) s = event(args[1]);
+      break;
+    case Args::kGroup:
+      s = group(args[0]);
+      break;
+    case Args::kNone:
       break;
   }
   if (!s.ok()) return s;

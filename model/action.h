@@ -6,6 +6,9 @@
 //   crash_relay(A)  consume(billing, 1, e1)  step(billing, 1)
 //   acknowledge(billing, 1)  ack_lost(billing, 1)  crash_consumer(billing, 1)
 //   redeliver(billing, 1)
+//   tick  retry(billing, e1)  redrive(billing, e1)
+//   dead_letter_expire(billing, e1)  cleanup(billing, e1)
+//   consumer_outage(billing)  database_outage
 //
 // Relays, events and groups are named as in the Config; instances are
 // numbered from 1 within their group. FormatAction and ParseAction round-trip.
@@ -35,8 +38,16 @@ enum class ActionKind : std::uint8_t {
   kAckLost,        // group, instance
   kCrashConsumer,  // group, instance
   kRedeliver,      // group, instance
+  // Time (model/TIME.md).
+  kTick,              // none
+  kRetry,             // group, event
+  kRedrive,           // group, event
+  kDeadLetterExpire,  // group, event
+  kCleanup,           // group, event
+  kConsumerOutage,    // group
+  kDatabaseOutage,    // none
 };
-inline constexpr int kActionKindCount = 12;
+inline constexpr int kActionKindCount = 19;
 
 // "claim", "send_ack_lost", ...
 std::string_view ActionKindName(ActionKind kind);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "model/timing.h"
+
 namespace oc {
 namespace {
 
@@ -176,7 +178,9 @@ Status Validate(const Config& config) {
         {"lost_publish_acks", b.lost_publish_acks},
         {"lost_consumer_acks", b.lost_consumer_acks},
         {"consumer_crashes", b.consumer_crashes},
-        {"redeliveries", b.redeliveries}}) {
+        {"redeliveries", b.redeliveries},
+        {"consumer_outages", b.consumer_outages},
+        {"database_outages", b.database_outages}}) {
     if (Status s = CheckBudget(field, value); !s.ok()) return s;
   }
 
@@ -190,7 +194,7 @@ Status Validate(const Config& config) {
         "lease, relays can fence each other out forever, each claim bumping "
         "the token");
   }
-  return Status::Ok();
+  return ValidateTiming(config);
 }
 
 std::vector<std::string> Keys(const Config& config) {

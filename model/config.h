@@ -78,10 +78,25 @@ struct Event {
   bool operator==(const Event&) const = default;
 };
 
+// Durations are whole seconds (model/TIME.md); the model counts them in
+// units of their greatest common divisor.
+using Seconds = std::int64_t;
+
 struct Group {
   std::string name;
   Strategy strategy = Strategy::kCreditNaive;
   int instances = 1;  // K >= 1
+  // Time (model/TIME.md): inbox rows may be deleted once this old, by a
+  // cleanup job that runs every `inbox_cleanup_every`.
+  std::optional<Seconds> inbox_retention{};
+  std::optional<Seconds> inbox_cleanup_every{};
+  // Delays before the 1st, 2nd, ... redelivery of a failed delivery.
+  std::vector<Seconds> redelivery{};
+  // A dead-letter queue, when either is set: an operator redrives its
+  // messages after `dead_letter_redrive`; it drops them after
+  // `dead_letter_retention`.
+  std::optional<Seconds> dead_letter_redrive{};
+  std::optional<Seconds> dead_letter_retention{};
   // Set exactly when strategy == kDeclared: the compiled declared strategy.
   std::optional<HandlerProgram> declared = std::nullopt;
   bool operator==(const Group&) const = default;
@@ -104,7 +119,36 @@ struct FaultBudgets {
   int lost_consumer_acks = 0;  // A
   int consumer_crashes = 0;    // Q
   int redeliveries = 0;        // V
+  int consumer_outages = 0;    // each lasts time.consumer_outage
+  int database_outages = 0;    // each lasts time.database_outage
   bool operator==(const FaultBudgets&) const = default;
+};
+
+// How the broker deduplicates copies of an event (model/TIME.md).
+enum class Dedup : std::uint8_t {
+  kNone,
+  kWindow,           // drops a copy within `window` of the last accepted one
+  kProducerSession,  // drops a relay's retry after a lost acknowledgement
+};
+
+// kCapped: clocks stop at the largest constant they are compared with (the
+// abstraction); kPlain: they count up to the horizon (for comparison).
+enum class Clocks : std::uint8_t { kCapped, kPlain };
+
+struct TimeConfig {
+  std::optional<Seconds> lease;  // a lease's length
+  std::optional<Seconds> poll;   // relays' poll interval
+  std::optional<Seconds> horizon;
+  std::optional<Seconds> consumer_outage;
+  std::optional<Seconds> database_outage;
+  Clocks clocks = Clocks::kCapped;
+  bool operator==(const TimeConfig&) const = default;
+};
+
+struct BrokerConfig {
+  Dedup dedup = Dedup::kNone;
+  std::optional<Seconds> window;  // with kWindow only
+  bool operator==(const BrokerConfig&) const = default;
 };
 
 struct Config {
@@ -117,8 +161,14 @@ struct Config {
   // claim(r, e) is enabled only while token[e] < claim_bound. 0: no bound.
   // Required when `lease` is off (relays could fence each other forever).
   int claim_bound = 0;
+  TimeConfig time;
+  BrokerConfig broker;
   bool operator==(const Config&) const = default;
 };
+
+// True when the scenario sets any duration: it then has a clock, a `tick`
+// action and urgent actions (model/TIME.md).
+bool Timed(const Config& config);
 
 // The limits a Config must respect so that every state field fits its type.
 inline constexpr int kMaxRelays = 16;
@@ -127,6 +177,9 @@ inline constexpr int kMaxGroups = 8;
 inline constexpr int kMaxInstances = 8;
 inline constexpr int kMaxBudget = 15;
 inline constexpr int kMaxClaimBound = 100;
+// The largest duration, in units of the greatest common divisor of all.
+inline constexpr int kMaxTimeUnits = 10000;
+inline constexpr int kMaxRedeliveries = 8;  // length of a group's schedule
 
 // Checks sizes, unique names, required event attributes and the claim bound
 // rule. The message names the offending field in scenario-file terms

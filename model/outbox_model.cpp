@@ -31,6 +31,28 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoConsumerAckBudget,
   kNoConsumerCrashBudget,
   kNoRedeliveryBudget,
+  // Time (model/TIME.md).
+  kDatabaseDown,
+  kGroupDown,
+  kCopyParked,
+  kNotTimed,
+  kSomethingDue,
+  kNothingWaits,
+  kHorizon,
+  kNotDelayed,
+  kDelayRunning,
+  kNotDeadLetter,
+  kNoRedrive,
+  kRedriveRunning,
+  kNoDeadLetterRetention,
+  kDeadLetterRetentionRunning,
+  kNoRetention,
+  kNoInboxRow,
+  kRetentionRunning,
+  kGroupAlreadyDown,
+  kNoConsumerOutageBudget,
+  kDatabaseAlreadyDown,
+  kNoDatabaseOutageBudget,
 };
 
 namespace {
@@ -62,6 +84,7 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     first_instance_.push_back(instance_count_);
     instance_count_ += g.instances;
   }
+  timing_ = ComputeTiming(config_);
   codec_ = StateCodec(config_, InitialStates().front());
   symmetry_ = Symmetry(config_);
 }
@@ -83,7 +106,10 @@ std::vector<State> OutboxModel::InitialStates() const {
       static_cast<std::uint8_t>(b.lost_consumer_acks),
       static_cast<std::uint8_t>(b.consumer_crashes),
       static_cast<std::uint8_t>(b.redeliveries),
+      static_cast<std::uint8_t>(b.consumer_outages),
+      static_cast<std::uint8_t>(b.database_outages),
   };
+  s.down.resize(groups);
   return {s};
 }
 
@@ -102,6 +128,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (config_.claim_bound > 0 && row.token >= config_.claim_bound) {
         return Guard::kClaimBound;
       }
+      if (s.database_down > 0) return Guard::kDatabaseDown;
       return Guard::kEnabled;
     }
     case ActionKind::kSend:
@@ -115,15 +142,17 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       return s.budgets.lost_publish_acks > 0 ? Guard::kEnabled
                                              : Guard::kNoPublishAckBudget;
     case ActionKind::kComplete:
-      return s.relays[a.relay].phase == RelayPhase::kSent
-                 ? Guard::kEnabled
-                 : Guard::kRelayNotSent;
+      if (s.relays[a.relay].phase != RelayPhase::kSent) {
+        return Guard::kRelayNotSent;
+      }
+      return s.database_down > 0 ? Guard::kDatabaseDown : Guard::kEnabled;
     case ActionKind::kExpire: {
       const EventCells& row = s.events[a.event];
       if (row.lease != Lease::kActive) return Guard::kLeaseNotActive;
       if (row.published) return Guard::kAlreadyPublished;
-      const bool held = LeaseHeld(s, a.event);
-      if (held && s.budgets.premature_expiries == 0) return Guard::kLeaseHeld;
+      if (Premature(s, a.event) && s.budgets.premature_expiries == 0) {
+        return Guard::kLeaseHeld;
+      }
       return Guard::kEnabled;
     }
     case ActionKind::kCrashRelay:
@@ -136,9 +165,10 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
           s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
                       a.instance];
       if (inst.phase != InstancePhase::kIdle) return Guard::kInstanceNotIdle;
-      return s.group_events[a.group * events + a.event].ready > 0
-                 ? Guard::kEnabled
-                 : Guard::kNoCopyReady;
+      if (s.group_events[a.group * events + a.event].ready == 0) {
+        return Guard::kNoCopyReady;
+      }
+      return s.down[a.group] > 0 ? Guard::kGroupDown : Guard::kEnabled;
     }
     case ActionKind::kStep:
     case ActionKind::kCrashConsumer:
@@ -156,6 +186,14 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kRedeliver && s.budgets.redeliveries == 0) {
         return Guard::kNoRedeliveryBudget;
       }
+      if (a.kind == ActionKind::kStep && s.down[a.group] > 0) {
+        return Guard::kGroupDown;
+      }
+      if (a.kind == ActionKind::kCrashConsumer && Parks(a.group) &&
+          s.group_events[a.group * events + (inst.event - 1)].parked !=
+              kNotParked) {
+        return Guard::kCopyParked;
+      }
       return Guard::kEnabled;
     }
     case ActionKind::kAcknowledge:
@@ -169,10 +207,186 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kAckLost && s.budgets.lost_consumer_acks == 0) {
         return Guard::kNoConsumerAckBudget;
       }
+      if (a.kind == ActionKind::kAcknowledge && s.down[a.group] > 0) {
+        return Guard::kGroupDown;
+      }
+      if (a.kind == ActionKind::kAckLost && Parks(a.group) &&
+          s.group_events[a.group * events + (inst.event - 1)].parked !=
+              kNotParked) {
+        return Guard::kCopyParked;
+      }
       return Guard::kEnabled;
     }
+    case ActionKind::kTick:
+      if (!timing_.timed) return Guard::kNotTimed;
+      if (AnyDue(s)) return Guard::kSomethingDue;
+      if (!Waiting(s)) return Guard::kNothingWaits;
+      if (timing_.tracks_now && s.now >= timing_.horizon) {
+        return Guard::kHorizon;
+      }
+      return Guard::kEnabled;
+    case ActionKind::kRetry: {
+      const GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (c.parked != kDelayed) return Guard::kNotDelayed;
+      return c.park_age >= timing_.groups[a.group].delays[c.attempts - 1]
+                 ? Guard::kEnabled
+                 : Guard::kDelayRunning;
+    }
+    case ActionKind::kRedrive:
+    case ActionKind::kDeadLetterExpire: {
+      const GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (c.parked != kDeadLetter) return Guard::kNotDeadLetter;
+      const GroupTiming& g = timing_.groups[a.group];
+      if (a.kind == ActionKind::kRedrive) {
+        if (g.redrive == 0) return Guard::kNoRedrive;
+        return c.park_age >= g.redrive ? Guard::kEnabled
+                                       : Guard::kRedriveRunning;
+      }
+      if (g.dead_expiry == 0) return Guard::kNoDeadLetterRetention;
+      return c.park_age >= g.dead_expiry ? Guard::kEnabled
+                                         : Guard::kDeadLetterRetentionRunning;
+    }
+    case ActionKind::kCleanup: {
+      if (!timing_.timed || !timing_.groups[a.group].has_retention) {
+        return Guard::kNoRetention;
+      }
+      const GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (c.inbox == 0) return Guard::kNoInboxRow;
+      return c.inbox_age > timing_.groups[a.group].retention
+                 ? Guard::kEnabled
+                 : Guard::kRetentionRunning;
+    }
+    case ActionKind::kConsumerOutage:
+      if (s.down[a.group] > 0) return Guard::kGroupAlreadyDown;
+      return s.budgets.consumer_outages > 0 ? Guard::kEnabled
+                                            : Guard::kNoConsumerOutageBudget;
+    case ActionKind::kDatabaseOutage:
+      if (s.database_down > 0) return Guard::kDatabaseAlreadyDown;
+      return s.budgets.database_outages > 0 ? Guard::kEnabled
+                                            : Guard::kNoDatabaseOutageBudget;
   }
   return Guard::kEnabled;
+}
+
+bool OutboxModel::Premature(const State& s, int event) const {
+  if (timing_.timed && config_.time.lease) {
+    return s.events[event].clock < timing_.lease;
+  }
+  return LeaseHeld(s, event);
+}
+
+bool OutboxModel::Due(const State& s, const Action& a) const {
+  const std::size_t events = config_.events.size();
+  switch (a.kind) {
+    case ActionKind::kSendAckLost:
+    case ActionKind::kCrashRelay:
+    case ActionKind::kAckLost:
+    case ActionKind::kCrashConsumer:
+    case ActionKind::kRedeliver:
+    case ActionKind::kConsumerOutage:
+    case ActionKind::kDatabaseOutage:
+    case ActionKind::kTick:
+      return false;
+    case ActionKind::kExpire:
+      return !Premature(s, a.event);
+    case ActionKind::kClaim:
+      return s.events[a.event].clock >= timing_.poll;
+    case ActionKind::kCleanup: {
+      return s.group_events[a.group * events + a.event].inbox_age >=
+             timing_.groups[a.group].cleanup_due;
+    }
+    default:
+      return true;
+  }
+}
+
+bool OutboxModel::AnyDue(const State& s) const {
+  thread_local std::vector<std::pair<Action, State>> successors;
+  successors.clear();
+  Successors(s, successors);
+  return std::any_of(successors.begin(), successors.end(),
+                     [&](const auto& next) { return Due(s, next.first); });
+}
+
+bool OutboxModel::Waiting(const State& s) const {
+  const std::size_t events = config_.events.size();
+  if (timing_.has_lease_clock) {
+    for (const EventCells& row : s.events) {
+      if (row.published) continue;
+      if (row.lease == Lease::kActive) {
+        if (config_.time.lease && row.clock < timing_.lease) return true;
+      } else if (row.clock < timing_.poll) {
+        return true;
+      }
+    }
+  }
+  for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+    if (s.down[g] > 0) return true;
+    const GroupTiming& t = timing_.groups[g];
+    for (std::size_t e = 0; e < events; ++e) {
+      const GroupEventCells& c = s.group_events[g * events + e];
+      if (t.has_retention && c.inbox == 1 && c.inbox_age < t.cleanup_due) {
+        return true;
+      }
+      if (c.parked == kDelayed && c.park_age < t.delays[c.attempts - 1]) {
+        return true;
+      }
+      if (c.parked == kDeadLetter && c.park_age < t.park_cap) return true;
+    }
+  }
+  return s.database_down > 0;
+}
+
+void OutboxModel::Tick(State& s) const {
+  const std::size_t events = config_.events.size();
+  auto age = [&](std::uint16_t& clock, int cap) {
+    if (clock < timing_.Cap(cap)) ++clock;
+  };
+  for (EventCells& row : s.events) {
+    if (timing_.has_lease_clock && !row.published) {
+      if (row.lease == Lease::kActive) {
+        if (config_.time.lease) age(row.clock, timing_.lease);
+      } else {
+        age(row.clock, timing_.poll);
+      }
+    }
+    if (timing_.window > 0 && row.offered > 0) age(row.window, timing_.window);
+  }
+  for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+    if (s.down[g] > 0) --s.down[g];
+    const GroupTiming& t = timing_.groups[g];
+    for (std::size_t e = 0; e < events; ++e) {
+      GroupEventCells& c = s.group_events[g * events + e];
+      if (t.has_retention && c.inbox == 1) {
+        age(c.inbox_age, t.cleanup_due);
+      }
+      if (c.parked != kNotParked) age(c.park_age, t.park_cap);
+    }
+  }
+  if (s.database_down > 0) --s.database_down;
+  if (timing_.tracks_now) ++s.now;
+}
+
+void OutboxModel::FailDelivery(State& s, int group, int event) const {
+  GroupEventCells& c =
+      s.group_events[static_cast<std::size_t>(group) * config_.events.size() +
+                     event];
+  if (!Parks(group)) {
+    c.ready += 1;
+    return;
+  }
+  const GroupTiming& t = timing_.groups[group];
+  const int n = static_cast<int>(t.delays.size());
+  const int k = c.attempts + 1;
+  if (k <= n) {
+    c.parked = kDelayed;
+  } else if (t.has_dead_letter) {
+    c.parked = kDeadLetter;
+  } else {
+    c.ready += 1;
+  }
+  c.park_age = 0;
+  c.attempts = static_cast<std::uint8_t>(std::min(k, n + 1));
 }
 
 void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
@@ -255,6 +469,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       EventCells& row = s.events[a.event];
       row.token += 1;
       row.owner = a.relay + 1;
+      row.clock = 0;
       if (config_.lease) row.lease = Lease::kActive;
       s.relays[a.relay] =
           RelayCells{RelayPhase::kClaimed,
@@ -265,14 +480,26 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kSendAckLost: {
       RelayCells& relay = s.relays[a.relay];
       const int e = relay.event - 1;
-      s.events[e].offered += 1;
-      for (std::size_t g = 0; g < config_.groups.size(); ++g) {
-        s.group_events[g * events + e].ready += 1;
+      EventCells& row = s.events[e];
+      const bool dropped =
+          config_.broker.dedup == Dedup::kWindow
+              ? row.offered > 0 && row.window < timing_.window
+              : config_.broker.dedup == Dedup::kProducerSession &&
+                    relay.retrying == 1;
+      if (!dropped) {
+        row.offered += 1;
+        row.window = 0;
+        for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+          s.group_events[g * events + e].ready += 1;
+        }
       }
       if (a.kind == ActionKind::kSend) {
         relay.phase = RelayPhase::kSent;
       } else {
         s.budgets.lost_publish_acks -= 1;  // stays claimed, will send again
+        if (config_.broker.dedup == Dedup::kProducerSession) {
+          relay.retrying = 1;
+        }
       }
       break;
     }
@@ -284,15 +511,16 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       if (row.published == 0 && fenced_in) {
         row.published = 1;
         row.completed_token = relay.token;
+        row.clock = 0;
       }
       relay = RelayCells{};  // zero rows updated or not, the relay is idle
       break;
     }
     case ActionKind::kExpire: {
       EventCells& row = s.events[a.event];
-      const bool held = LeaseHeld(s, a.event);
+      if (Premature(s, a.event)) s.budgets.premature_expiries -= 1;
       row.lease = Lease::kExpired;
-      if (held) s.budgets.premature_expiries -= 1;
+      row.clock = 0;
       break;
     }
     case ActionKind::kCrashRelay:
@@ -316,13 +544,16 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       inst.memo = 0;  // private data means nothing once done
       break;
     }
-    case ActionKind::kAcknowledge:
-      s.instances[FirstInstance(a.group) + a.instance] = InstanceCells{};
+    case ActionKind::kAcknowledge: {
+      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      s.group_events[a.group * events + (inst.event - 1)].attempts = 0;
+      inst = InstanceCells{};
       break;
+    }
     case ActionKind::kAckLost:
     case ActionKind::kCrashConsumer: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      s.group_events[a.group * events + (inst.event - 1)].ready += 1;
+      FailDelivery(s, a.group, inst.event - 1);
       inst = InstanceCells{};
       if (a.kind == ActionKind::kAckLost) {
         s.budgets.lost_consumer_acks -= 1;
@@ -338,13 +569,50 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       s.budgets.redeliveries -= 1;  // the instance goes on
       break;
     }
+    case ActionKind::kTick:
+      Tick(s);
+      break;
+    case ActionKind::kRetry:
+    case ActionKind::kRedrive:
+    case ActionKind::kDeadLetterExpire: {
+      GroupEventCells& c = s.group_events[a.group * events + a.event];
+      if (a.kind != ActionKind::kDeadLetterExpire) c.ready += 1;
+      if (a.kind != ActionKind::kRetry) c.attempts = 0;
+      c.parked = kNotParked;
+      c.park_age = 0;
+      break;
+    }
+    case ActionKind::kCleanup: {
+      GroupEventCells& c = s.group_events[a.group * events + a.event];
+      c.inbox = 0;
+      c.inbox_age = 0;
+      break;
+    }
+    case ActionKind::kConsumerOutage: {
+      const int first = FirstInstance(a.group);
+      for (int i = 0; i < config_.groups[a.group].instances; ++i) {
+        InstanceCells& inst = s.instances[first + i];
+        if (inst.phase == InstancePhase::kIdle) continue;
+        s.group_events[a.group * events + (inst.event - 1)].ready += 1;
+        inst = InstanceCells{};
+      }
+      s.down[a.group] = static_cast<std::uint16_t>(timing_.consumer_outage);
+      s.budgets.consumer_outages -= 1;
+      break;
+    }
+    case ActionKind::kDatabaseOutage:
+      s.database_down = static_cast<std::uint16_t>(timing_.database_outage);
+      s.budgets.database_outages -= 1;
+      break;
   }
 }
 
 void OutboxModel::Successors(const State& s,
                              std::vector<std::pair<Action, State>>& out) const {
+  bool due = false;
   auto offer = [&](const Action& a) {
     if (Check(s, a) == Guard::kEnabled) {
+      if (timing_.timed && !due) due = Due(s, a);
       out.emplace_back(a, s);
       Effect(out.back().second, a);
     }
@@ -375,9 +643,29 @@ void OutboxModel::Successors(const State& s,
       }
     }
   }
+  if (!timing_.timed) return;
+  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+    for (std::uint8_t e = 0; e < events; ++e) {
+      for (ActionKind k :
+           {ActionKind::kRetry, ActionKind::kRedrive,
+            ActionKind::kDeadLetterExpire, ActionKind::kCleanup}) {
+        offer(Action{k, 0, e, g, 0});
+      }
+    }
+    offer(Action{ActionKind::kConsumerOutage, 0, 0, g, 0});
+  }
+  offer(Action{ActionKind::kDatabaseOutage, 0, 0, 0, 0});
+  // tick: Check's own test of due actions would enumerate them again.
+  if (!due && Waiting(s) && (!timing_.tracks_now || s.now < timing_.horizon)) {
+    out.emplace_back(Action{ActionKind::kTick, 0, 0, 0, 0}, s);
+    Tick(out.back().second);
+  }
 }
 
 bool OutboxModel::BlockedByBound(const State& s) const {
+  if (timing_.tracks_now && s.now >= timing_.horizon && Waiting(s)) {
+    return true;  // time would go on but for the horizon
+  }
   if (config_.claim_bound == 0) return false;
   for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
     for (std::uint8_t e = 0; e < config_.events.size(); ++e) {
@@ -435,6 +723,13 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return fmt::format("the lease of event {} is {}, not active", event_name,
                          LeaseText(s.events[a.event].lease));
     case Guard::kLeaseHeld:
+      if (timing_.timed && config_.time.lease) {
+        return fmt::format(
+            "the lease of event {} has run {} of {} and no premature expiry "
+            "is left in the budget",
+            event_name, FormatDuration(s.events[a.event].clock * timing_.unit),
+            FormatDuration(*config_.time.lease));
+      }
       return fmt::format(
           "the lease of event {} is held by a working relay and no premature "
           "expiry is left in the budget",
@@ -455,6 +750,75 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return std::string("no consumer crash is left in the budget");
     case Guard::kNoRedeliveryBudget:
       return std::string("no broker redelivery is left in the budget");
+    case Guard::kDatabaseDown:
+      return fmt::format("the outbox database is down for {} more unit(s)",
+                         s.database_down);
+    case Guard::kGroupDown:
+      return fmt::format("group {} is down for {} more unit(s)",
+                         config_.groups[a.group].name, s.down[a.group]);
+    case Guard::kCopyParked:
+      return fmt::format(
+          "a copy of this event is already parked for group {} (one parked "
+          "copy per group and event)",
+          config_.groups[a.group].name);
+    case Guard::kNotTimed:
+      return std::string("the scenario sets no duration, so it has no clock");
+    case Guard::kSomethingDue:
+      return std::string(
+          "an action is due now (actions that are not faults happen before "
+          "time passes)");
+    case Guard::kNothingWaits:
+      return std::string("nothing waits for time to pass");
+    case Guard::kHorizon:
+      return fmt::format("the clock is at the horizon, {}",
+                         FormatDuration(config_.time.horizon.value_or(0)));
+    case Guard::kNotDelayed:
+      return fmt::format("no copy of {} waits for a delayed redelivery to {}",
+                         event_name, config_.groups[a.group].name);
+    case Guard::kNotDeadLetter:
+      return fmt::format("no copy of {} is in {}'s dead-letter queue",
+                         event_name, config_.groups[a.group].name);
+    case Guard::kNoRedrive:
+      return fmt::format("group {} sets no dead_letter_redrive",
+                         config_.groups[a.group].name);
+    case Guard::kNoDeadLetterRetention:
+      return fmt::format("group {} sets no dead_letter_retention",
+                         config_.groups[a.group].name);
+    case Guard::kNoRetention:
+      return fmt::format("group {} sets no inbox_retention",
+                         config_.groups[a.group].name);
+    case Guard::kNoInboxRow:
+      return fmt::format("group {} has no inbox row for {}",
+                         config_.groups[a.group].name, event_name);
+    case Guard::kDelayRunning:
+    case Guard::kRedriveRunning:
+    case Guard::kDeadLetterRetentionRunning:
+    case Guard::kRetentionRunning: {
+      const GroupEventCells& c =
+          s.group_events[a.group * config_.events.size() + a.event];
+      const int age =
+          guard == Guard::kRetentionRunning ? c.inbox_age : c.park_age;
+      return fmt::format(
+          "its time is not up: {} of {} waited",
+          FormatDuration(age * timing_.unit),
+          guard == Guard::kDelayRunning
+              ? FormatDuration(timing_.groups[a.group].delays[c.attempts - 1] *
+                               timing_.unit)
+          : guard == Guard::kRedriveRunning
+              ? FormatDuration(*config_.groups[a.group].dead_letter_redrive)
+          : guard == Guard::kRetentionRunning
+              ? FormatDuration(*config_.groups[a.group].inbox_retention)
+              : FormatDuration(*config_.groups[a.group].dead_letter_retention));
+    }
+    case Guard::kGroupAlreadyDown:
+      return fmt::format("group {} is already down",
+                         config_.groups[a.group].name);
+    case Guard::kNoConsumerOutageBudget:
+      return std::string("no consumer outage is left in the budget");
+    case Guard::kDatabaseAlreadyDown:
+      return std::string("the outbox database is already down");
+    case Guard::kNoDatabaseOutageBudget:
+      return std::string("no database outage is left in the budget");
   }
   return std::nullopt;
 }
@@ -474,7 +838,15 @@ constexpr std::string_view kActionClasses[] = {"claim",
                                                "acknowledge",
                                                "ack_lost",
                                                "crash_consumer",
-                                               "redeliver"};
+                                               "redeliver",
+                                               "send_deduplicated",
+                                               "tick",
+                                               "retry",
+                                               "redrive",
+                                               "dead_letter_expire",
+                                               "cleanup",
+                                               "consumer_outage",
+                                               "database_outage"};
 
 }  // namespace
 
@@ -487,8 +859,10 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
   switch (a.kind) {
     case ActionKind::kClaim:
       return 0;
-    case ActionKind::kSend:
-      return 1;
+    case ActionKind::kSend: {
+      const int e = from.relays[a.relay].event - 1;
+      return from.events[e].offered == to.events[e].offered ? 14 : 1;
+    }
     case ActionKind::kSendAckLost:
       return 2;
     case ActionKind::kComplete: {
@@ -513,8 +887,49 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
       return 12;
     case ActionKind::kRedeliver:
       return 13;
+    case ActionKind::kTick:
+      return 15;
+    case ActionKind::kRetry:
+      return 16;
+    case ActionKind::kRedrive:
+      return 17;
+    case ActionKind::kDeadLetterExpire:
+      return 18;
+    case ActionKind::kCleanup:
+      return 19;
+    case ActionKind::kConsumerOutage:
+      return 20;
+    case ActionKind::kDatabaseOutage:
+      return 21;
   }
   return 0;
+}
+
+bool OutboxModel::ClassPossible(std::size_t c) const {
+  auto any_group = [&](auto pred) {
+    return timing_.timed &&
+           std::any_of(timing_.groups.begin(), timing_.groups.end(), pred);
+  };
+  switch (c) {
+    case 14:
+      return config_.broker.dedup != Dedup::kNone;
+    case 15:
+      return timing_.timed;
+    case 16:
+      return any_group([](const GroupTiming& g) { return !g.delays.empty(); });
+    case 17:
+      return any_group([](const GroupTiming& g) { return g.redrive > 0; });
+    case 18:
+      return any_group([](const GroupTiming& g) { return g.dead_expiry > 0; });
+    case 19:
+      return any_group([](const GroupTiming& g) { return g.has_retention; });
+    case 20:
+      return config_.budgets.consumer_outages > 0;
+    case 21:
+      return config_.budgets.database_outages > 0;
+    default:
+      return true;
+  }
 }
 
 std::vector<std::size_t> OutboxModel::ClassesNamed(std::string_view name) {

@@ -11,7 +11,10 @@
 // breadth-first search reports: for each relay in order, claim(r, e) for each
 // event, send, send_ack_lost, complete, crash_relay; then expire(e) for each
 // event; then for each group and instance in order, consume(g, i, e) for each
-// event, step, acknowledge, ack_lost, crash_consumer, redeliver.
+// event, step, acknowledge, ack_lost, crash_consumer, redeliver; then, in a
+// timed scenario (model/TIME.md), for each group retry(g, e), redrive(g, e),
+// dead_letter_expire(g, e), cleanup(g, e) for each event and
+// consumer_outage(g); then database_outage; last, tick.
 
 #ifndef OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
 #define OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
@@ -28,6 +31,7 @@
 #include "model/state_codec.h"
 #include "model/status.h"
 #include "model/symmetry.h"
+#include "model/timing.h"
 
 namespace oc {
 
@@ -89,6 +93,9 @@ class OutboxModel {
   // name, or "complete" / "expire" for both of their classes. Empty when the
   // name is neither.
   static std::vector<std::size_t> ClassesNamed(std::string_view name);
+  // Whether this config can fire class c at all: the classes of time and
+  // of broker deduplication only where the scenario sets them up.
+  bool ClassPossible(std::size_t c) const;
 
   // nullopt when `a` is enabled in `s`; otherwise why not, in words
   // ("relay A is claimed(e1, token 1), not idle").
@@ -97,6 +104,9 @@ class OutboxModel {
 
   // The successor of `s` by `a`, or why `a` is not enabled.
   Result<State> Apply(const State& s, const Action& a) const;
+
+  // The scenario's durations in units (model/timing.h).
+  const Timing& timing() const { return timing_; }
 
   // Index of group g's first instance in State::instances.
   int FirstInstance(int group) const { return first_instance_[group]; }
@@ -115,12 +125,27 @@ class OutboxModel {
   // transaction on the group's tables and the instance's private data.
   void RunStrategyStep(State& s, int group, int instance, int event,
                        int step) const;
+  // Time (model/TIME.md). Due: an enabled action that must happen before
+  // time passes. Waiting: some clock whose passing time can enable
+  // something. AnyDue: some enabled action is due.
+  bool Due(const State& s, const Action& a) const;
+  bool Waiting(const State& s) const;
+  bool AnyDue(const State& s) const;
+  // A lease expiry now would be premature (it spends the budget X).
+  bool Premature(const State& s, int event) const;
+  void Tick(State& s) const;
+  // ack_lost / crash_consumer: the delivery of `event` to `group` failed.
+  void FailDelivery(State& s, int group, int event) const;
+  bool Parks(int group) const {
+    return timing_.timed && timing_.groups[group].parks();
+  }
 
   Config config_;
   std::vector<std::string> keys_;
   std::vector<int> key_of_;
   std::vector<int> first_instance_;
   int instance_count_ = 0;
+  Timing timing_;
   StateCodec codec_;  // set in the constructor, once sizes are known
   Symmetry symmetry_;
 };

@@ -27,6 +27,8 @@ namespace oc {
 enum class Lease : std::uint8_t { kNone, kActive, kExpired };
 enum class RelayPhase : std::uint8_t { kIdle, kClaimed, kSent };
 enum class InstancePhase : std::uint8_t { kIdle, kHolding, kMidway };
+// Where a group's parked copy of an event waits (GroupEventCells::parked).
+enum Parked : std::uint8_t { kNotParked, kDelayed, kDeadLetter };
 
 // Outbox row and broker counter of one event.
 struct EventCells {
@@ -36,6 +38,10 @@ struct EventCells {
   Lease lease = Lease::kNone;
   std::uint8_t completed_token = 0;  // token whose completion published it
   std::uint8_t offered = 0;          // copies the broker accepted
+  // Time (model/TIME.md): the lease clock, and the age of the last copy
+  // the broker accepted (for its dedup window).
+  std::uint16_t clock = 0;
+  std::uint16_t window = 0;
   bool operator==(const EventCells&) const = default;
 };
 
@@ -43,6 +49,9 @@ struct RelayCells {
   RelayPhase phase = RelayPhase::kIdle;
   std::uint8_t event = 0;  // event index + 1 while claimed or sent
   std::uint8_t token = 0;  // the token it claimed with
+  // 1 after a lost publish acknowledgement: its next send retries in the
+  // same producer session (broker.dedup = "producer_session").
+  std::uint8_t retrying = 0;
   bool operator==(const RelayCells&) const = default;
 };
 
@@ -63,6 +72,12 @@ struct GroupEventCells {
   std::uint8_t inbox = 0;    // 0 or 1
   std::uint8_t ledger = 0;   // 0 or 1
   std::uint8_t sent = 0;     // notifications the outside world received
+  // Time (model/TIME.md): the inbox row's age, a parked copy (delayed
+  // redelivery or dead letter), failed deliveries, and the parked copy's age.
+  std::uint16_t inbox_age = 0;
+  std::uint8_t parked = 0;  // Parked
+  std::uint8_t attempts = 0;
+  std::uint16_t park_age = 0;
   bool operator==(const GroupEventCells&) const = default;
 };
 
@@ -80,6 +95,8 @@ struct Budgets {
   std::uint8_t lost_consumer_acks = 0;  // A
   std::uint8_t consumer_crashes = 0;    // Q
   std::uint8_t redeliveries = 0;        // V
+  std::uint8_t consumer_outages = 0;
+  std::uint8_t database_outages = 0;
   bool operator==(const Budgets&) const = default;
 };
 
@@ -100,6 +117,11 @@ struct State {
   FixedCells<GroupKeyCells, kMaxGroups * kMaxEvents>
       group_keys;  // [g * keys + k]
   Budgets budgets;
+  // Time (model/TIME.md): units left of each group's outage and of the
+  // outbox database's, and units since the start (with a horizon).
+  FixedCells<std::uint16_t, kMaxGroups> down;  // [g]
+  std::uint16_t database_down = 0;
+  std::uint16_t now = 0;
   bool operator==(const State&) const = default;
 };
 

@@ -25,9 +25,26 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     add(prefix + ".lease", std::string(LeaseText(row.lease)));
     add(prefix + ".completed_token", fmt::format("{}", row.completed_token));
   }
+  const Timing& timing = model.timing();
+  auto duration = [&](int units) {
+    return FormatDuration(units * timing.unit);
+  };
+  if (timing.has_lease_clock) {
+    for (std::size_t e = 0; e < events; ++e) {
+      add(fmt::format("outbox[{}].clock", config.events[e].name),
+          duration(s.events[e].clock));
+    }
+  }
   for (std::size_t e = 0; e < events; ++e) {
     add(fmt::format("broker.offered[{}]", config.events[e].name),
         fmt::format("{}", s.events[e].offered));
+  }
+  if (config.broker.dedup == Dedup::kWindow) {
+    for (std::size_t e = 0; e < events; ++e) {
+      add(fmt::format("broker.window_age[{}]", config.events[e].name),
+          s.events[e].offered == 0 ? std::string("-")
+                                   : duration(s.events[e].window));
+    }
   }
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
     for (std::size_t e = 0; e < events; ++e) {
@@ -39,6 +56,10 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   for (std::size_t r = 0; r < config.relays.size(); ++r) {
     add(fmt::format("relay[{}]", config.relays[r]),
         RelayText(config, s.relays[r]));
+    if (config.broker.dedup == Dedup::kProducerSession) {
+      add(fmt::format("relay[{}].retrying", config.relays[r]),
+          fmt::format("{}", s.relays[r].retrying));
+    }
   }
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
     const Group& group = config.groups[g];
@@ -62,12 +83,34 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
           add(fmt::format("{}.inbox[{}]", group.name, ev),
               fmt::format("{}", c.inbox));
         }
+        if (timing.timed && timing.groups[g].has_retention) {
+          add(fmt::format("{}.inbox_age[{}]", group.name, ev),
+              c.inbox == 0 ? std::string("-") : duration(c.inbox_age));
+        }
       } else if (family == StrategyFamily::kNotification) {
         add(fmt::format("{}.ledger[{}]", group.name, ev),
             fmt::format("{}", c.ledger));
         add(fmt::format("{}.sent[{}]", group.name, ev),
             fmt::format("{}", c.sent));
       }
+    }
+    if (timing.timed && timing.groups[g].parks()) {
+      for (std::size_t e = 0; e < events; ++e) {
+        const GroupEventCells& c = s.group_events[g * events + e];
+        const std::string& ev = config.events[e].name;
+        add(fmt::format("broker.parked[{}][{}]", group.name, ev),
+            c.parked == kNotParked ? std::string("-")
+            : c.parked == kDelayed
+                ? fmt::format("delayed for {}", duration(c.park_age))
+                : fmt::format("dead letter for {}", duration(c.park_age)));
+        add(fmt::format("broker.attempts[{}][{}]", group.name, ev),
+            fmt::format("{}", c.attempts));
+      }
+    }
+    if (config.time.consumer_outage) {
+      add(fmt::format("{}.down", group.name),
+          s.down[g] == 0 ? std::string("up")
+                         : fmt::format("down, {} left", duration(s.down[g])));
     }
     for (std::size_t k = 0; k < keys.size(); ++k) {
       const GroupKeyCells& c = s.group_keys[g * keys.size() + k];
@@ -87,6 +130,19 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   add("faults.lost_consumer_acks", fmt::format("{}", b.lost_consumer_acks));
   add("faults.consumer_crashes", fmt::format("{}", b.consumer_crashes));
   add("faults.redeliveries", fmt::format("{}", b.redeliveries));
+  if (config.time.database_outage) {
+    add("database",
+        s.database_down == 0
+            ? std::string("up")
+            : fmt::format("down, {} left", duration(s.database_down)));
+  }
+  if (config.budgets.consumer_outages > 0) {
+    add("faults.consumer_outages", fmt::format("{}", b.consumer_outages));
+  }
+  if (config.budgets.database_outages > 0) {
+    add("faults.database_outages", fmt::format("{}", b.database_outages));
+  }
+  if (timing.tracks_now) add("time.now", duration(s.now));
   return cells;
 }
 
@@ -119,6 +175,8 @@ std::string ActionDetail(const OutboxModel& model, const State& before,
     }
     case ActionKind::kExpire:
       return fmt::format("token {}", before.events[a.event].token);
+    case ActionKind::kTick:
+      return "+" + FormatDuration(model.timing().unit);
     default:
       return "";
   }

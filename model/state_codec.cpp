@@ -7,6 +7,8 @@
 #include <cstring>
 #include <optional>
 
+#include "model/timing.h"
+
 namespace oc {
 namespace {
 
@@ -28,6 +30,17 @@ enum class Field : std::uint8_t {
   kVersion,
   kFresh,
   kBudget,
+  // Time (model/TIME.md).
+  kLeaseClock,
+  kWindowAge,
+  kRetrying,
+  kInboxAge,
+  kParked,
+  kAttempts,
+  kParkAge,
+  kDown,
+  kDatabaseDown,
+  kNow,
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -47,12 +60,15 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(e.lease, Field::kLease, -1);
     f(e.completed_token, Field::kToken, -1);
     f(e.offered, Field::kOffered, -1);
+    f(e.clock, Field::kLeaseClock, -1);
+    f(e.window, Field::kWindowAge, -1);
   }
   for (std::size_t i = 0; i < s.relays.size(); ++i) {
     auto& r = s.relays[m.relay_from[i]];
     f(r.phase, Field::kPhase, -1);
     f(r.event, Field::kEventRef, -1);
     f(r.token, Field::kToken, -1);
+    f(r.retrying, Field::kRetrying, -1);
   }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
     auto& inst = s.instances[m.instance_from[i]];
@@ -69,6 +85,10 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       f(c.inbox, Field::kInbox, g);
       f(c.ledger, Field::kLedger, g);
       f(c.sent, Field::kSent, g);
+      f(c.inbox_age, Field::kInboxAge, g);
+      f(c.parked, Field::kParked, g);
+      f(c.attempts, Field::kAttempts, g);
+      f(c.park_age, Field::kParkAge, g);
     }
   }
   const std::size_t keys =
@@ -87,6 +107,11 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   f(b.lost_consumer_acks, Field::kBudget, -1);
   f(b.consumer_crashes, Field::kBudget, -1);
   f(b.redeliveries, Field::kBudget, -1);
+  f(b.consumer_outages, Field::kBudget, -1);
+  f(b.database_outages, Field::kBudget, -1);
+  for (int g = 0; g < groups; ++g) f(s.down[g], Field::kDown, g);
+  f(s.database_down, Field::kDatabaseDown, -1);
+  f(s.now, Field::kNow, -1);
 }
 
 int Bits(int max_value) {
@@ -96,6 +121,7 @@ int Bits(int max_value) {
 // The largest value a field can reach, 0 when the field never changes.
 struct Bounds {
   const Config& config;
+  const Timing& timing;
   int tokens = 0;
   int copies = 0;
   int max_version = 0;
@@ -148,9 +174,36 @@ struct Bounds {
       case Field::kBudget: {
         const int pools[] = {b.premature_expiries, b.relay_crashes,
                              b.lost_publish_acks,  b.lost_consumer_acks,
-                             b.consumer_crashes,   b.redeliveries};
+                             b.consumer_crashes,   b.redeliveries,
+                             b.consumer_outages,   b.database_outages};
         return pools[budget++];
       }
+      case Field::kLeaseClock:
+        return timing.has_lease_clock ? timing.lease_clock_cap : 0;
+      case Field::kWindowAge:
+        return timing.Cap(timing.window);
+      case Field::kRetrying:
+        return config.broker.dedup == Dedup::kProducerSession ? 1 : 0;
+      case Field::kInboxAge: {
+        if (!timing.timed || !timing.groups[group].has_retention) return 0;
+        return timing.Cap(timing.groups[group].cleanup_due);
+      }
+      case Field::kParked:
+        return timing.timed && timing.groups[group].parks() ? 2 : 0;
+      case Field::kAttempts:
+        return timing.timed && timing.groups[group].parks()
+                   ? static_cast<int>(timing.groups[group].delays.size()) + 1
+                   : 0;
+      case Field::kParkAge:
+        return timing.timed && timing.groups[group].parks()
+                   ? timing.Cap(timing.groups[group].park_cap)
+                   : 0;
+      case Field::kDown:
+        return timing.consumer_outage;
+      case Field::kDatabaseDown:
+        return timing.database_outage;
+      case Field::kNow:
+        return timing.tracks_now ? timing.horizon : 0;
     }
     return 0;
   }
@@ -199,15 +252,22 @@ struct Bounds {
 StateCodec::StateCodec(const Config& config, const State& shape)
     : shape_(shape) {
   const FaultBudgets& b = config.budgets;
-  Bounds bounds{config};
+  const Timing timing = ComputeTiming(config);
+  Bounds bounds{config, timing};
   bounds.tokens = config.claim_bound;
   if (config.lease) {
-    const int by_lease = 1 + b.premature_expiries + b.relay_crashes;
+    // A database outage can hold a relay's completion past its lease.
+    const int by_lease =
+        1 + b.premature_expiries + b.relay_crashes + b.database_outages;
     bounds.tokens =
         bounds.tokens > 0 ? std::min(bounds.tokens, by_lease) : by_lease;
   }
+  int instances = 0;
+  for (const Group& g : config.groups) instances += g.instances;
+  // A consumer outage takes back the delivery of every instance.
   bounds.copies = bounds.tokens + b.lost_publish_acks + b.lost_consumer_acks +
-                  b.consumer_crashes + b.redeliveries;
+                  b.consumer_crashes + b.redeliveries +
+                  b.consumer_outages * instances;
   for (const Event& e : config.events) {
     if (e.version)
       bounds.max_version = std::max<int>(bounds.max_version, *e.version);

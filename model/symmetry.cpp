@@ -51,7 +51,7 @@ bool Interchangeable(const Event& a, const Event& b) {
 
 constexpr int kIndexBits = 6;  // instance or relay index, < 64
 
-// Every size of encoding fits this buffer: 1238 fields of at most 16 bits.
+// Every size of encoding fits this buffer: 1810 fields of at most 16 bits.
 constexpr std::size_t kMaxEncoded = 4096;
 
 }  // namespace
@@ -147,12 +147,18 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
         mix(0, c.published | (c.token << 1) |
                    (static_cast<std::uint64_t>(c.lease) << 9) |
                    (static_cast<std::uint64_t>(c.completed_token) << 11) |
-                   (static_cast<std::uint64_t>(c.offered) << 19));
+                   (static_cast<std::uint64_t>(c.offered) << 19) |
+                   (static_cast<std::uint64_t>(c.clock) << 27) |
+                   (static_cast<std::uint64_t>(c.window) << 43));
     for (int g = 0; g < groups; ++g) {
       const GroupEventCells& t = s.group_events[g * events + e];
       h = mix(h, t.ready | (t.effects << 8) | (t.inbox << 16) |
                      (t.ledger << 17) |
-                     (static_cast<std::uint64_t>(t.sent) << 18));
+                     (static_cast<std::uint64_t>(t.sent) << 18) |
+                     (static_cast<std::uint64_t>(t.inbox_age) << 26) |
+                     (static_cast<std::uint64_t>(t.parked) << 42) |
+                     (static_cast<std::uint64_t>(t.attempts) << 44));
+      if (t.park_age != 0) h = mix(h, t.park_age);
     }
     signature[e] = h;
   }
@@ -262,7 +268,8 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
   std::array<std::uint64_t, kMaxRelays> keys;
   for (int r = 0; r < relays_; ++r) {
     const RelayCells& c = s.relays[r];
-    const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 40) |
+    const std::uint64_t key = (static_cast<std::uint64_t>(c.retrying) << 42) |
+                              (static_cast<std::uint64_t>(c.phase) << 40) |
                               (event_ref(c.event) << 32) |
                               (static_cast<std::uint64_t>(c.token) << 16) |
                               owned[r];

@@ -107,6 +107,13 @@ std::string SummarySection(const ScenarioResult& r) {
                     Esc(name), result, Esc(how));
   }
   out += "</tbody>\n</table>\n</div>\n</div>\n";
+  if (!r.timing.empty()) {
+    out += "<h3>Timing assumptions</h3>\n<ul class=\"plain\">\n";
+    for (const std::string& t : r.timing) {
+      out += fmt::format("<li>{}</li>\n", Esc(t));
+    }
+    out += "</ul>\n";
+  }
   if (!r.warnings.empty()) {
     out += "<h3>Warnings</h3>\n<ul class=\"plain\">\n";
     for (const std::string& w : r.warnings) {

@@ -9,6 +9,7 @@
 
 #include "model/action.h"
 #include "model/state_cells.h"
+#include "model/timing.h"
 #include "reports/report_text.h"
 
 namespace oc::reports {
@@ -178,7 +179,7 @@ std::string_view OutcomeName(Outcome outcome) {
 // An action with its arguments by name; an argument its kind does not take
 // is null, and the instance is numbered from 1 as in the text form.
 void WriteAction(JsonWriter& w, const Config& config, const Action& a) {
-  bool relay = false, event = false, instance = false;
+  bool relay = false, event = false, group = false, instance = false;
   switch (a.kind) {
     case ActionKind::kClaim:
       relay = event = true;
@@ -202,7 +203,20 @@ void WriteAction(JsonWriter& w, const Config& config, const Action& a) {
     case ActionKind::kRedeliver:
       instance = true;
       break;
+    case ActionKind::kRetry:
+    case ActionKind::kRedrive:
+    case ActionKind::kDeadLetterExpire:
+    case ActionKind::kCleanup:
+      group = event = true;
+      break;
+    case ActionKind::kConsumerOutage:
+      group = true;
+      break;
+    case ActionKind::kTick:
+    case ActionKind::kDatabaseOutage:
+      break;
   }
+  group = group || instance;
   w.BeginObject();
   w.Key("kind").String(ActionKindName(a.kind));
   w.Key("relay");
@@ -210,7 +224,7 @@ void WriteAction(JsonWriter& w, const Config& config, const Action& a) {
   w.Key("event");
   event ? w.String(config.events[a.event].name) : w.Null();
   w.Key("group");
-  instance ? w.String(config.groups[a.group].name) : w.Null();
+  group ? w.String(config.groups[a.group].name) : w.Null();
   w.Key("instance");
   instance ? w.Number(a.instance + 1) : w.Null();
   w.Key("text").String(FormatAction(config, a));
@@ -289,6 +303,19 @@ void WriteConfig(JsonWriter& w, const Config& c) {
     w.Key("name").String(g.name);
     w.Key("strategy").String(StrategyLabel(g));
     w.Key("instances").Number(g.instances);
+    auto duration = [&](const std::optional<Seconds>& d) {
+      return d ? std::optional<std::string>(FormatDuration(*d)) : std::nullopt;
+    };
+    w.Key("inbox_retention").OptionalString(duration(g.inbox_retention));
+    w.Key("inbox_cleanup_every")
+        .OptionalString(duration(g.inbox_cleanup_every));
+    std::vector<std::string> delays;
+    for (Seconds d : g.redelivery) delays.push_back(FormatDuration(d));
+    w.Key("redelivery").Strings(delays);
+    w.Key("dead_letter_redrive")
+        .OptionalString(duration(g.dead_letter_redrive));
+    w.Key("dead_letter_retention")
+        .OptionalString(duration(g.dead_letter_retention));
     w.EndObject();
   }
   w.EndArray();
@@ -304,8 +331,28 @@ void WriteConfig(JsonWriter& w, const Config& c) {
   w.Key("lost_consumer_acks").Number(b.lost_consumer_acks);
   w.Key("consumer_crashes").Number(b.consumer_crashes);
   w.Key("redeliveries").Number(b.redeliveries);
+  w.Key("consumer_outages").Number(b.consumer_outages);
+  w.Key("database_outages").Number(b.database_outages);
   w.EndObject();
   w.Key("claim_bound").Number(c.claim_bound);
+  auto duration = [](const std::optional<Seconds>& d) {
+    return d ? std::optional<std::string>(FormatDuration(*d)) : std::nullopt;
+  };
+  w.Key("time").BeginObject();
+  w.Key("lease").OptionalString(duration(c.time.lease));
+  w.Key("poll").OptionalString(duration(c.time.poll));
+  w.Key("horizon").OptionalString(duration(c.time.horizon));
+  w.Key("consumer_outage").OptionalString(duration(c.time.consumer_outage));
+  w.Key("database_outage").OptionalString(duration(c.time.database_outage));
+  w.Key("clocks").String(c.time.clocks == Clocks::kPlain ? "plain" : "capped");
+  w.EndObject();
+  w.Key("broker").BeginObject();
+  w.Key("dedup").String(c.broker.dedup == Dedup::kWindow ? "window"
+                        : c.broker.dedup == Dedup::kProducerSession
+                            ? "producer_session"
+                            : "none");
+  w.Key("window").OptionalString(duration(c.broker.window));
+  w.EndObject();
   w.EndObject();
 }
 
@@ -428,6 +475,7 @@ std::string JsonReport(const ScenarioResult& result,
   w.Key("exit_code").Number(ExitCodeFor({result.outcome}));
   w.Key("mismatches").Strings(result.mismatches);
   w.Key("warnings").Strings(result.warnings);
+  w.Key("timing_assumptions").Strings(result.timing);
   WriteStats(w, result, options);
   WriteViolations(w, result);
   WriteReplay(w, result);

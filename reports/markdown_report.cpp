@@ -272,6 +272,13 @@ void AppendSummary(const ScenarioResult& result, std::string& out) {
     }
     out += "\n";
   }
+  if (!result.timing.empty()) {
+    out += "Timing assumptions the verdict rests on:\n\n";
+    for (const std::string& t : result.timing) {
+      out += "- " + MarkdownText(t) + "\n";
+    }
+    out += "\n";
+  }
   if (!result.warnings.empty()) {
     out += "Warnings:\n\n";
     for (const std::string& w : result.warnings) {

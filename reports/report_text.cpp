@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "model/action.h"
+#include "model/timing.h"
 
 namespace oc::reports {
 namespace {
@@ -98,9 +99,19 @@ std::string BoundsText(const ScenarioResult& result) {
       Plural(b.lost_consumer_acks, "lost consumer acknowledgement"),
       Plural(b.consumer_crashes, "consumer crash", "consumer crashes"),
       Plural(b.redeliveries, "broker redelivery", "broker redeliveries"));
+  if (b.consumer_outages > 0) {
+    text += ", " + Plural(b.consumer_outages, "consumer outage");
+  }
+  if (b.database_outages > 0) {
+    text += ", " + Plural(b.database_outages, "database outage");
+  }
   if (c.claim_bound > 0) {
     text += fmt::format(", and at most {} per event",
                         Plural(c.claim_bound, "claim"));
+  }
+  if (c.time.horizon) {
+    text +=
+        fmt::format(", up to the horizon {}", FormatDuration(*c.time.horizon));
   }
   return text;
 }

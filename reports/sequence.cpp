@@ -23,6 +23,8 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
     return broker + 1 + model.FirstInstance(a.group) + a.instance;
   };
 
+  const Timing& timing = model.timing();
+  Seconds elapsed = 0;
   for (std::size_t i = 0; i < trace.actions.size(); ++i) {
     const Action& a = trace.actions[i];
     const State& before = trace.states[i];
@@ -50,14 +52,18 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
                             after.events[a.event].token));
         break;
       case ActionKind::kSend:
-        message(relay(a.relay), broker,
-                fmt::format("publish {} (token {})", relay_event, r.token));
+      case ActionKind::kSendAckLost: {
+        const int e = r.event - 1;
+        const bool dropped =
+            before.events[e].offered == after.events[e].offered;
+        message(
+            relay(a.relay), broker,
+            fmt::format(
+                "publish {} (token {}){}{}", relay_event, r.token,
+                dropped ? ": dropped as a duplicate" : "",
+                a.kind == ActionKind::kSendAckLost ? "; its ack is lost" : ""));
         break;
-      case ActionKind::kSendAckLost:
-        message(relay(a.relay), broker,
-                fmt::format("publish {} (token {}); its ack is lost",
-                            relay_event, r.token));
-        break;
+      }
       case ActionKind::kComplete: {
         const int e = r.event - 1;
         const bool published =
@@ -73,7 +79,8 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
                          before.budgets.premature_expiries !=
                                  after.budgets.premature_expiries
                              ? " (premature)"
-                             : " (orphaned)"));
+                         : config.time.lease ? " (its time is up)"
+                                             : " (orphaned)"));
         break;
       case ActionKind::kCrashRelay:
         note(relay(a.relay),
@@ -100,6 +107,42 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
         break;
       case ActionKind::kRedeliver:
         note(broker, "visibility timeout: redeliver");
+        break;
+      case ActionKind::kTick:
+        elapsed += timing.unit;
+        note(0, fmt::format("time passes: {} since the start",
+                            FormatDuration(elapsed)));
+        break;
+      case ActionKind::kRetry:
+        message(broker, broker,
+                fmt::format("delayed redelivery of {} to {}",
+                            config.events[a.event].name,
+                            config.groups[a.group].name));
+        break;
+      case ActionKind::kRedrive:
+        note(broker, fmt::format("operator redrives {} from {}'s dead letters",
+                                 config.events[a.event].name,
+                                 config.groups[a.group].name));
+        break;
+      case ActionKind::kDeadLetterExpire:
+        note(broker, fmt::format("dead letter {} of {} expires",
+                                 config.events[a.event].name,
+                                 config.groups[a.group].name));
+        break;
+      case ActionKind::kCleanup:
+        note(broker + 1 + model.FirstInstance(a.group),
+             fmt::format("cleanup deletes {}'s inbox row of {}",
+                         config.groups[a.group].name,
+                         config.events[a.event].name));
+        break;
+      case ActionKind::kConsumerOutage:
+        note(broker + 1 + model.FirstInstance(a.group),
+             fmt::format("{} goes down for {}", config.groups[a.group].name,
+                         FormatDuration(*config.time.consumer_outage)));
+        break;
+      case ActionKind::kDatabaseOutage:
+        note(0, fmt::format("database goes down for {}",
+                            FormatDuration(*config.time.database_outage)));
         break;
     }
     d.items.push_back(std::move(item));

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "model/state_cells.h"
+#include "model/timing.h"
 
 namespace oc::reports {
 namespace {
@@ -59,9 +60,17 @@ std::string FormatResult(const ScenarioResult& result,
         Plural(stats.transitions, "transition"),
         Plural(stats.terminal_states, "terminal state"), stats.depth);
     if (stats.bounded_dead_ends > 0) {
-      out += fmt::format(", {} (claim bound {})",
+      const Config& c = scenario.config;
+      std::vector<std::string> bounds;
+      if (c.claim_bound > 0) {
+        bounds.push_back(fmt::format("claim bound {}", c.claim_bound));
+      }
+      if (c.time.horizon) {
+        bounds.push_back("horizon " + FormatDuration(*c.time.horizon));
+      }
+      out += fmt::format(", {} ({})",
                          Plural(stats.bounded_dead_ends, "bounded dead end"),
-                         scenario.config.claim_bound);
+                         fmt::join(bounds, ", "));
     }
     if (options.show_time) out += fmt::format(", {:.2f} s", stats.seconds);
     out += "\n";
@@ -82,6 +91,9 @@ std::string FormatResult(const ScenarioResult& result,
   out += fmt::format("  fired:     {}\n", fmt::join(fired, ", "));
   if (!never.empty()) {
     out += fmt::format("  never:     {}\n", fmt::join(never, ", "));
+  }
+  for (const std::string& t : result.timing) {
+    out += fmt::format("  timing:    {}\n", t);
   }
   for (const std::string& w : result.warnings) {
     out += fmt::format("  warning:   {}\n", w);

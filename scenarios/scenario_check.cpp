@@ -230,10 +230,12 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
       {"lost_publish_acks", b.lost_publish_acks},
       {"lost_consumer_acks", b.lost_consumer_acks},
       {"consumer_crashes", b.consumer_crashes},
-      {"redeliveries", b.redeliveries}};
-  const std::string_view spender[] = {"expire_premature", "crash_relay",
-                                      "send_ack_lost",    "ack_lost",
-                                      "crash_consumer",   "redeliver"};
+      {"redeliveries", b.redeliveries},
+      {"consumer_outages", b.consumer_outages},
+      {"database_outages", b.database_outages}};
+  const std::string_view spender[] = {
+      "expire_premature", "crash_relay", "send_ack_lost",   "ack_lost",
+      "crash_consumer",   "redeliver",   "consumer_outage", "database_outage"};
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < std::size(budgets); ++i) {
     if (budgets[i].second == 0) continue;
@@ -363,6 +365,18 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   result.points_of_no_return =
       PointsOfNoReturn(model, properties, result, options.graph_limit);
   Judge(result);
+  // Classes the config cannot fire (time's, in an untimed scenario) are
+  // left out of the coverage reports, once the checks that index them ran.
+  Exploration& e = result.exploration;
+  for (std::size_t c = e.action_classes.size(); c-- > 0;) {
+    if (!model.ClassPossible(c) && e.action_counts[c] == 0) {
+      e.action_classes.erase(e.action_classes.begin() +
+                             static_cast<std::ptrdiff_t>(c));
+      e.action_counts.erase(e.action_counts.begin() +
+                            static_cast<std::ptrdiff_t>(c));
+    }
+  }
+  result.timing = TimingAssumptions(scenario.config);
   return result;
 }
 

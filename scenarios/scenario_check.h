@@ -85,6 +85,9 @@ struct ScenarioResult {
   // Things that do not change the outcome but weaken a verdict, one
   // sentence each: fault budgets that no transition ever spent.
   std::vector<std::string> warnings;
+  // The comparisons between durations the verdict rests on, for a timed
+  // scenario (model/timing.h TimingAssumptions); empty otherwise.
+  std::vector<std::string> timing;
 
   Outcome outcome = Outcome::kAsExpected;
   // Why the outcome is not kAsExpected, one sentence each.

@@ -23,6 +23,7 @@
 #include "invariants/invariant.h"
 #include "model/closest_name.h"
 #include "model/outbox_model.h"
+#include "model/timing.h"
 #include "scenarios/strategy_loader.h"
 
 namespace oc {
@@ -31,16 +32,27 @@ namespace {
 // The keys each table allows, in the order FORMAT.md lists them; also the
 // order of "allowed keys are ..." hints.
 constexpr std::string_view kTopKeys[] = {
-    "name",   "description", "relays", "events", "groups",    "switches",
-    "faults", "bounds",      "check",  "expect", "invariants"};
+    "name", "description", "relays", "events", "groups", "switches",  "faults",
+    "time", "broker",      "bounds", "check",  "expect", "invariants"};
 constexpr std::string_view kExpressionKeys[] = {"name", "kind", "holds"};
 constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
                                            "version", "account", "amount"};
-constexpr std::string_view kGroupKeys[] = {"name", "strategy", "instances"};
+constexpr std::string_view kGroupKeys[] = {"name",
+                                           "strategy",
+                                           "instances",
+                                           "inbox_retention",
+                                           "inbox_cleanup_every",
+                                           "redelivery",
+                                           "dead_letter_redrive",
+                                           "dead_letter_retention"};
+constexpr std::string_view kTimeKeys[] = {
+    "lease", "poll", "horizon", "consumer_outage", "database_outage", "clocks"};
+constexpr std::string_view kBrokerKeys[] = {"dedup", "window"};
 constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
 constexpr std::string_view kFaultKeys[] = {
     "premature_expiries", "relay_crashes",    "lost_publish_acks",
-    "lost_consumer_acks", "consumer_crashes", "redeliveries"};
+    "lost_consumer_acks", "consumer_crashes", "redeliveries",
+    "consumer_outages",   "database_outages"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
 constexpr std::string_view kCheckKeys[] = {
     "invariants", "stop_at_first_violation", "must_fire", "order"};
@@ -122,6 +134,8 @@ class Reader {
     if (s.ok()) s = ReadGroups(root);
     if (s.ok()) s = ReadSwitches(root);
     if (s.ok()) s = ReadFaults(root);
+    if (s.ok()) s = ReadTime(root);
+    if (s.ok()) s = ReadBroker(root);
     if (s.ok()) s = ReadBounds(root);
     if (s.ok()) s = Locate(Validate(out_.config));
     if (s.ok()) s = ReadExpressions(root);
@@ -259,6 +273,133 @@ class Reader {
     return Status::Ok();
   }
 
+  Result<Seconds> Duration(const toml::node& node,
+                           std::string_view field) const {
+    if (!node.is_string()) {
+      return TypeError(node, field, "a duration string such as \"5m\"");
+    }
+    const std::string& text = node.as_string()->get();
+    const std::optional<Seconds> d = ParseDuration(text);
+    if (!d) {
+      return Error(node, field,
+                   fmt::format("'{}' is not a duration; write whole numbers "
+                               "with a unit s, m, h or d, largest first, as "
+                               "in \"30s\", \"5m\", \"1h30m\", \"7d\"",
+                               text));
+    }
+    return *d;
+  }
+
+  Status OptionalDuration(const toml::table& table,
+                          std::string_view table_field, std::string_view key,
+                          std::optional<Seconds>& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return Status::Ok();
+    const std::string field = Dotted(table_field, key);
+    Result<Seconds> d = Duration(*node, field);
+    if (!d.ok()) return d.status();
+    Note(field, *node);
+    out = d.value();
+    return Status::Ok();
+  }
+
+  // key = "a" | "b" | ...: the index of the word in `words`.
+  template <class E>
+  Status OptionalWord(const toml::table& table, std::string_view table_field,
+                      std::string_view key,
+                      std::span<const std::string_view> words, E& out) {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return Status::Ok();
+    const std::string field = Dotted(table_field, key);
+    if (!node->is_string()) return TypeError(*node, field, "a string");
+    const std::string& word = node->as_string()->get();
+    const auto it = std::find(words.begin(), words.end(), word);
+    if (it == words.end()) {
+      std::string hint = DidYouMean(word, words);
+      if (hint.empty()) {
+        hint = fmt::format("; expected one of {}", fmt::join(words, ", "));
+      }
+      return Error(*node, field,
+                   fmt::format("unknown value '{}'{}", word, hint));
+    }
+    Note(field, *node);
+    out = static_cast<E>(it - words.begin());
+    return Status::Ok();
+  }
+
+  Status ReadTime(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "time");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    TimeConfig& time = out_.config.time;
+    static constexpr std::string_view kClocks[] = {"capped", "plain"};
+    Status s = CheckKeys(t, "time", kTimeKeys);
+    if (s.ok()) s = OptionalDuration(t, "time", "lease", time.lease);
+    if (s.ok()) s = OptionalDuration(t, "time", "poll", time.poll);
+    if (s.ok()) s = OptionalDuration(t, "time", "horizon", time.horizon);
+    if (s.ok()) {
+      s = OptionalDuration(t, "time", "consumer_outage", time.consumer_outage);
+    }
+    if (s.ok()) {
+      s = OptionalDuration(t, "time", "database_outage", time.database_outage);
+    }
+    if (s.ok()) s = OptionalWord(t, "time", "clocks", kClocks, time.clocks);
+    return s;
+  }
+
+  Status ReadBroker(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "broker");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    const toml::table& t = *table.value();
+    BrokerConfig& broker = out_.config.broker;
+    static constexpr std::string_view kModes[] = {"none", "window",
+                                                  "producer_session"};
+    Status s = CheckKeys(t, "broker", kBrokerKeys);
+    if (s.ok()) s = OptionalWord(t, "broker", "dedup", kModes, broker.dedup);
+    if (s.ok()) s = OptionalDuration(t, "broker", "window", broker.window);
+    return s;
+  }
+
+  Status ReadGroupTiming(const toml::table& t, const std::string& field,
+                         Group& group) {
+    Status s =
+        OptionalDuration(t, field, "inbox_retention", group.inbox_retention);
+    if (s.ok()) {
+      s = OptionalDuration(t, field, "inbox_cleanup_every",
+                           group.inbox_cleanup_every);
+    }
+    if (s.ok()) {
+      s = OptionalDuration(t, field, "dead_letter_redrive",
+                           group.dead_letter_redrive);
+    }
+    if (s.ok()) {
+      s = OptionalDuration(t, field, "dead_letter_retention",
+                           group.dead_letter_retention);
+    }
+    if (!s.ok()) return s;
+    const toml::node* node = t.get("redelivery");
+    if (node == nullptr) return Status::Ok();
+    const std::string list = Dotted(field, "redelivery");
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, list, "an array of durations");
+    }
+    Note(list, *node);
+    if (array->empty()) {
+      return Error(*node, list,
+                   "empty; leave the key out for no delayed redelivery");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      Result<Seconds> d = Duration(*array->get(i), Indexed(list, i));
+      if (!d.ok()) return d.status();
+      Note(Indexed(list, i), *array->get(i));
+      group.redelivery.push_back(d.value());
+    }
+    return Status::Ok();
+  }
+
   Status OptionalBoolean(const toml::table& table, std::string_view table_field,
                          std::string_view key, bool& out) {
     const toml::node* node = table.get(key);
@@ -373,7 +514,8 @@ class Reader {
       const toml::table* table = element.as_table();
       if (table == nullptr) return TypeError(element, field, "a table");
       Note(field, element);
-      Group group{.name = fmt::format("g{}", i + 1)};
+      Group group;
+      group.name = fmt::format("g{}", i + 1);
       Status s = CheckKeys(*table, field, kGroupKeys);
       if (s.ok()) s = OptionalString(*table, field, "name", group.name);
       if (s.ok()) s = ReadStrategy(*table, field, group);
@@ -381,6 +523,7 @@ class Reader {
         s = OptionalInteger(*table, field, "instances", 1, kMaxInstances,
                             group.instances);
       }
+      if (s.ok()) s = ReadGroupTiming(*table, field, group);
       if (!s.ok()) return s;
       out_.config.groups.push_back(std::move(group));
     }
@@ -476,6 +619,8 @@ class Reader {
         {"lost_consumer_acks", &b.lost_consumer_acks},
         {"consumer_crashes", &b.consumer_crashes},
         {"redeliveries", &b.redeliveries},
+        {"consumer_outages", &b.consumer_outages},
+        {"database_outages", &b.database_outages},
     };
     Status s = CheckKeys(t, "faults", kFaultKeys);
     for (const auto& [key, value] : budgets) {

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/timing.h"
+
 namespace oc {
 namespace {
 
@@ -92,6 +94,9 @@ void WriteConfig(const Config& config, std::string& out) {
       if (e.amount) out += fmt::format("amount = {}\n", *e.amount);
     }
   }
+  auto duration = [&](std::string_view key, const std::optional<Seconds>& d) {
+    if (d) out += fmt::format("{} = {}\n", key, Quote(FormatDuration(*d)));
+  };
   for (const Group& g : config.groups) {
     out += fmt::format(
         "\n[[groups]]\nname = {}\nstrategy = {}\ninstances = {}\n",
@@ -99,6 +104,15 @@ void WriteConfig(const Config& config, std::string& out) {
         g.declared ? fmt::format("{{ file = {} }}", Quote(g.declared->file))
                    : Quote(StrategyName(g.strategy)),
         g.instances);
+    duration("inbox_retention", g.inbox_retention);
+    duration("inbox_cleanup_every", g.inbox_cleanup_every);
+    if (!g.redelivery.empty()) {
+      std::vector<std::string> delays;
+      for (Seconds d : g.redelivery) delays.push_back(FormatDuration(d));
+      out += fmt::format("redelivery = {}\n", QuotedList(delays));
+    }
+    duration("dead_letter_redrive", g.dead_letter_redrive);
+    duration("dead_letter_retention", g.dead_letter_retention);
   }
   out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",
                      Bool(config.lease), Bool(config.fencing));
@@ -109,6 +123,30 @@ void WriteConfig(const Config& config, std::string& out) {
       "consumer_crashes = {}\nredeliveries = {}\n",
       b.premature_expiries, b.relay_crashes, b.lost_publish_acks,
       b.lost_consumer_acks, b.consumer_crashes, b.redeliveries);
+  if (b.consumer_outages > 0) {
+    out += fmt::format("consumer_outages = {}\n", b.consumer_outages);
+  }
+  if (b.database_outages > 0) {
+    out += fmt::format("database_outages = {}\n", b.database_outages);
+  }
+  const TimeConfig& t = config.time;
+  if (t.lease || t.poll || t.horizon || t.consumer_outage ||
+      t.database_outage || t.clocks != Clocks::kCapped) {
+    out += "\n[time]\n";
+    duration("lease", t.lease);
+    duration("poll", t.poll);
+    duration("horizon", t.horizon);
+    duration("consumer_outage", t.consumer_outage);
+    duration("database_outage", t.database_outage);
+    if (t.clocks == Clocks::kPlain) out += "clocks = \"plain\"\n";
+  }
+  if (config.broker.dedup != Dedup::kNone) {
+    out += fmt::format("\n[broker]\ndedup = {}\n",
+                       config.broker.dedup == Dedup::kWindow
+                           ? "\"window\""
+                           : "\"producer_session\"");
+    duration("window", config.broker.window);
+  }
 }
 
 void WriteBounds(const Scenario& s, std::string& out) {

@@ -52,7 +52,9 @@ TEST_CASE("bad action text gets a message saying what is allowed") {
   CHECK(ParseAction(c, "publish(A)").status().message() ==
         "unknown action 'publish' in 'publish(A)'; actions are claim, send, "
         "send_ack_lost, complete, expire, crash_relay, consume, step, "
-        "acknowledge, ack_lost, crash_consumer, redeliver");
+        "acknowledge, ack_lost, crash_consumer, redeliver, tick, retry, "
+        "redrive, dead_letter_expire, cleanup, consumer_outage, "
+        "database_outage");
   CHECK(ParseAction(c, "send(A, e1)").status().message() ==
         "'send(A, e1)' has 2 arguments; write send(RELAY)");
   CHECK(ParseAction(c, "consume(g1, 2, e1)").status().message() ==

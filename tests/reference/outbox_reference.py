@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Independent reference implementation of the outbox / broker / inbox model.
 
-Written from /work/shared/MODEL.md sections 1-6 only (section 8 "Time" is
-ignored), without reading the C++ checker, so that its verdicts and unreduced
-state counts can be cross-checked.  Python 3.11+, standard library only.
+Written from /work/shared/MODEL.md sections 1-6 and, for section 8 (time),
+from model/TIME.md alone, without reading the C++ checker, so that its
+verdicts and unreduced state counts can be cross-checked.  Python 3.11+,
+standard library only.  A scenario without any duration is untimed and
+explored exactly as before (choices A1..A13); the timed extension follows
+TIME.md, with the choices T1.. below.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -68,9 +71,102 @@ A12. Replay: an action string matches an enabled action if equal ignoring
      only if the state after the last step is terminal (A8).
 A13. Broker: ready[g][e] is a count (bag); no delivery order.  Ordered delivery
      (mentioned as an option) is not in the scenario format and not modelled.
+
+AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
+-----------------------------------------------------------------------------
+ T1. Durations: one or more <digits><d|h|m|s> terms, no spaces, units largest
+     first and each at most once, summed ("1h30m", "90m", "5400s" are equal;
+     "30m1h", "1h1h" and "" are errors); "0s" is accepted.  The unit is
+     the gcd of every duration the scenario sets, time.horizon and every entry
+     of every redelivery schedule included (zeros do not count; 1 s if all are
+     zero).  Every duration, the horizon included, must be <= 10,000 units.
+ T2. Timed = at least one duration is set.  broker.dedup = "producer_session"
+     sets no duration: without any duration it still applies (retrying[r] and
+     dropped copies; no clock, so no tick and urgency changes nothing) rather
+     than being ignored.  offered_at_most_once may be checked untimed too.
+ T3. With time.lease unset (clock[e] exists because of time.poll), the clock
+     of an active lease is capped at 0 (plain: it counts, nothing reads it) and
+     never waits; expire is MODEL.md's (orphaned: free; else premature, spends
+     X).  Every expire resets clock[e] = 0 when the cell exists.  With
+     time.poll unset P = 0: the none/expired clock stays 0 (capped), never
+     waits, and every claim is due.
+ T4. Faults, never due: crash_relay, send_ack_lost, ack_lost, crash_consumer,
+     redeliver (its budget V is a fault budget in MODEL.md 1), a premature
+     expire (spends X: with time.lease clock < L, without it not orphaned),
+     consumer_outage, database_outage.  Due when enabled: send, complete,
+     non-premature expire, consume, step, acknowledge, retry, redrive,
+     dead_letter_expire.  claim(r, e) is due iff clock[e] >= P (always without
+     a clock); cleanup iff inbox_age >= T + I'.  tick is never due.  Urgency is
+     per action: any due action anywhere blocks tick.
+ T5. With time.lease, expire(e) is one action: when clock[e] >= L it spends
+     nothing and is due, even if X > 0; otherwise (X > 0) it is premature.
+ T6. The database outage gates only claim and complete (send and expire do
+     not touch the outbox database's availability in TIME.md).  A consumer
+     outage gates only consume, step and acknowledge of that group; retry,
+     redrive, dead_letter_expire (broker side) and cleanup (the group's job)
+     still fire while the group is down.
+ T7. consumer_outage is not a failed delivery: the copy of every holding or
+     midway instance returns at once (ready += 1), parked and attempts do not
+     change, the instance becomes idle (private data zeroed).  Both outage
+     budgets are single global pools (one consumer_outages for all groups);
+     down[g] exists for every group when time.consumer_outage is set.
+ T8. tick, capped clocks: clock[e] moves only while unpublished, capped at L
+     (lease active) or P (none/expired); window[e] only while offered >= 1,
+     cap W; inbox_age only while inbox = 1, cap T + I'; park_age only while
+     parked != none, cap max(delays, D, R + 1) of those the group sets;
+     down[g] and database_down go down to 0; now += 1 when it exists.  Plain
+     clocks: the same cells move under the same conditions, with no cap (a
+     cell whose meaning is "0 while ..." stays 0).
+ T9. `now` exists (and is part of the state) with a horizon, also capped, or
+     with plain clocks.  Without a horizon time is unbounded (every tick needs
+     a waiting clock below its threshold, so the space stays finite).
+T10. A state with no successor is a bounded dead end (not terminal, at-rest
+     invariants not checked, counted in "bounded_dead_ends") when a claim is
+     blocked only by the claim bound (A8, regardless of database_down) or when
+     now = horizon and some clock is waiting; otherwise it is terminal.
+T11. eventually_consumed, for a credit group that sets inbox_retention, needs
+     effects >= 1 only: a retained row has a waiting inbox_age, so no terminal
+     state keeps it and "inbox = 1" would fail every such scenario.  Groups
+     without retention: unchanged (A10).
+T12. The inbox row is "inserted" when inbox[g][e] goes 0 -> 1 in a consume or
+     a step; a check_then_act second step that finds the row present does not
+     reset its age.  A row deleted by cleanup and inserted again is a new row.
+T13. Failed deliveries: ack_lost and crash_consumer.  With parked != none they
+     are not enabled (no budget spent).  retry keeps attempts (the next failure
+     is attempts + 1); redeliver (visibility timeout) neither reads nor changes
+     parked / attempts; acknowledge zeroes attempts[g][e] (cell present only in
+     groups with a schedule or a dead-letter queue).  `redelivery = []` is an
+     error.  Retention is strict (TIME.md): cleanup is enabled at inbox_age
+     >= T + 1 and due at >= T + I' (I' = inbox_cleanup_every, 1 if unset;
+     an explicit "0s" is also read as I' = 1, since an age capped at T + 0
+     could never reach T + 1); dead_letter_expire is enabled (and due) at
+     park_age >= R + 1; redrive at park_age >= D.  A dead copy waits while
+     park_age < max(D, R + 1) of those set.  So with T >= D a redrive finds
+     the inbox row still there.  With D = R + 1 both redrive and
+     dead_letter_expire are enabled (a choice).
+T14. Dedup window: a copy is dropped when offered[e] >= 1 and window[e] < W at
+     the send; a dropped copy does not reset window[e].  Producer session: a
+     dropped send_ack_lost still sets retrying and spends its budget; complete
+     zeroes retrying also when it is fenced out.
+T15. Enumeration order (which shortest trace is printed): A11's order, then
+     per group after its instances: per event retry, redrive,
+     dead_letter_expire, cleanup; then consumer_outage(g); after all groups
+     database_outage; tick last.  Action texts: tick, retry(g, e),
+     redrive(g, e), dead_letter_expire(g, e), cleanup(g, e),
+     consumer_outage(g), database_outage.
+T16. Refused (error): time.lease with switches.lease = false; clocks = "plain"
+     without horizon; broker.window without dedup = "window" or the reverse;
+     inbox_retention on a strategy without an inbox; inbox_cleanup_every
+     without inbox_retention; an outage budget without its duration or the
+     reverse; a duration above 10,000 units.  Unknown keys are not checked.
+T17. Initial clocks are all 0 (every row claimable from the start); all
+     timed budgets and cells are carried in every state (constant in untimed
+     scenarios, so untimed counts do not change).
 """
 
 import json
+import math
+import re
 import sys
 import tomllib
 from collections import deque
@@ -86,7 +182,7 @@ TWO_STEP = ("credit.check_then_act", "credit.effect_then_inbox",
 HAS_INBOX = ("credit.inbox", "credit.check_then_act", "credit.effect_then_inbox")
 
 SAFETY = ("effect_at_most_once", "stale_completion_rejected",
-          "notify_at_most_once")
+          "notify_at_most_once", "offered_at_most_once")
 TRANSITION = ("projection_monotonic",)
 AT_REST = ("eventually_offered", "eventually_consumed", "projection_converges",
            "notify_at_least_once", "cache_consistent")
@@ -110,6 +206,41 @@ F_EFFECTS, F_INBOX, F_LEDGER, F_SENT = 9, 10, 11, 12   # per group: per event
 F_VERSION, F_CACHE = 13, 14                             # per group: per key
 F_BUDGET = 15     # (X, C, P, A, Q, V)
 B_X, B_C, B_P, B_A, B_Q, B_V = range(6)
+# Timed cells (MODEL.md section 8 / model/TIME.md).  In an untimed scenario
+# they are constant zeros and never change, so they do not change the counts.
+F_CLOCK = 16      # per event: lease / poll clock
+F_WINDOW = 17     # per event: copy age (dedup window)
+F_RETRYING = 18   # per relay: producer session retrying
+F_IAGE = 19       # per group: per event inbox row age
+F_PARKED = 20     # per group: per event PK_NONE / PK_DELAYED / PK_DEAD
+F_ATTEMPTS = 21   # per group: per event failed deliveries
+F_PAGE = 22       # per group: per event parking age
+F_DOWN = 23       # per group: units left of the consumer outage
+F_DBDOWN = 24     # int: units left of the database outage
+F_NOW = 25        # int: units since the start (0 when there is no `now`)
+F_TBUDGET = 26    # (consumer_outages, database_outages)
+TB_CO, TB_DO = 0, 1
+# parked
+PK_NONE, PK_DELAYED, PK_DEAD = 0, 1, 2
+
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MAX_UNITS = 10000
+
+
+def parse_duration(text, where):
+    """'30s', '5m', '1h', '7d' or sums of those ('1h30m') -> seconds (T1)."""
+    if not isinstance(text, str):
+        raise ValueError("%s: expected a duration string, got %r"
+                         % (where, text))
+    t = text.strip()
+    m = re.fullmatch(r"(?:([0-9]+)d)?(?:([0-9]+)h)?(?:([0-9]+)m)?"
+                     r"(?:([0-9]+)s)?", t)
+    if not t or not m:
+        raise ValueError("%s: %r is not a duration (e.g. '30s', '5m', "
+                         "'1h30m': units largest first, each at most once)"
+                         % (where, text))
+    return sum(int(n) * DURATION_UNITS[u]
+               for n, u in zip(m.groups(), "dhms") if n is not None)
 
 
 class Model:
@@ -163,6 +294,105 @@ class Model:
         self.nE, self.nR, self.nG = (len(self.events), len(self.relays),
                                      len(self.groups))
         self.nK = len(self.keys)
+        self._init_time(cfg)
+
+    # ------------------------------------------------------------------
+    def _init_time(self, cfg):
+        """MODEL.md section 8 as model/TIME.md specifies it."""
+        tm = dict(cfg.get("time", {}))
+        br = dict(cfg.get("broker", {}))
+        f = cfg.get("faults", {})
+        raw = []          # every duration of the scenario, in seconds
+
+        def dur(table, key, where):
+            if key not in table:
+                return None
+            v = parse_duration(table[key], where)
+            raw.append(v)
+            return v
+
+        lease_s = dur(tm, "lease", "time.lease")
+        poll_s = dur(tm, "poll", "time.poll")
+        horizon_s = dur(tm, "horizon", "time.horizon")
+        oc_s = dur(tm, "consumer_outage", "time.consumer_outage")
+        od_s = dur(tm, "database_outage", "time.database_outage")
+        clocks = tm.get("clocks", "capped")
+        if clocks not in ("capped", "plain"):
+            raise ValueError("time.clocks: %r; expected 'capped' or 'plain'"
+                             % clocks)
+        self.dedup = br.get("dedup", "none")
+        if self.dedup not in ("none", "window", "producer_session"):
+            raise ValueError("broker.dedup: unknown %r" % self.dedup)
+        window_s = dur(br, "window", "broker.window")
+        if (self.dedup == "window") != (window_s is not None):
+            raise ValueError("broker.window: required with, and only with, "
+                             "broker.dedup = 'window'")
+        graw = []
+        for k, g in enumerate(cfg.get("groups", [])):
+            w = "groups[%d]." % (k + 1)
+            t = dur(g, "inbox_retention", w + "inbox_retention")
+            i = dur(g, "inbox_cleanup_every", w + "inbox_cleanup_every")
+            sched = g.get("redelivery")
+            ds = None
+            if sched is not None:
+                if not isinstance(sched, list) or not sched:
+                    raise ValueError(w + "redelivery: expected a non-empty "
+                                     "array of durations")
+                ds = [parse_duration(x, w + "redelivery[%d]" % (j + 1))
+                      for j, x in enumerate(sched)]
+                raw.extend(ds)
+            dr = dur(g, "dead_letter_redrive", w + "dead_letter_redrive")
+            dt = dur(g, "dead_letter_retention", w + "dead_letter_retention")
+            if t is not None and g["strategy"] not in HAS_INBOX:
+                raise ValueError(w + "inbox_retention: only for credit "
+                                 "strategies with an inbox")
+            if i is not None and t is None:
+                raise ValueError(w + "inbox_cleanup_every: needs "
+                                 "inbox_retention")
+            graw.append((t, i, ds, dr, dt))
+        self.co0 = int(f.get("consumer_outages", 0))
+        self.do0 = int(f.get("database_outages", 0))
+        if (self.co0 > 0) != (oc_s is not None):
+            raise ValueError("faults.consumer_outages and time.consumer_outage"
+                             " need each other")
+        if (self.do0 > 0) != (od_s is not None):
+            raise ValueError("faults.database_outages and time.database_outage"
+                             " need each other")
+        if lease_s is not None and not self.lease_on:
+            raise ValueError("time.lease: needs switches.lease on")
+        if clocks == "plain" and horizon_s is None:
+            raise ValueError("time.clocks = 'plain' needs time.horizon")
+
+        self.timed = bool(raw)
+        unit = 0
+        for v in raw:
+            unit = math.gcd(unit, v)
+        self.unit = unit or 1
+        if raw and max(raw) // self.unit > MAX_UNITS:
+            raise ValueError("largest duration is %d units; at most %d"
+                             % (max(raw) // self.unit, MAX_UNITS))
+        u = lambda v: None if v is None else v // self.unit
+        self.plain = clocks == "plain"
+        self.L = u(lease_s)                       # None: expire untimed
+        self.P = u(poll_s) or 0
+        self.horizon = u(horizon_s)
+        self.has_clock = lease_s is not None or poll_s is not None
+        self.has_now = self.horizon is not None or self.plain
+        self.W = u(window_s)
+        self.Oc, self.Od = u(oc_s), u(od_s)
+        for grp, (t, i, ds, dr, dt) in zip(self.groups, graw):
+            grp["T"] = u(t)                       # None: no retention
+            grp["I"] = max(u(i) or 0, 1)          # I': 1 when unset (T8)
+            grp["delays"] = [x // self.unit for x in ds or []]
+            grp["D"], grp["R"] = u(dr), u(dt)
+            grp["dlq"] = dr is not None or dt is not None
+            grp["park"] = bool(grp["delays"]) or grp["dlq"]
+            # strict retention: a dead letter is dropped at age R + 1
+            r1 = None if grp["R"] is None else grp["R"] + 1
+            grp["park_cap"] = max(grp["delays"] + [x for x in (grp["D"], r1)
+                                                  if x is not None], default=0)
+            grp["dead_wait"] = max([x for x in (grp["D"], r1)
+                                    if x is not None], default=0)
 
     # ------------------------------------------------------------------
     def initial(self):
@@ -177,6 +407,10 @@ class Model:
             (z,) * G, (z,) * G, (z,) * G, (z,) * G,
             ((0,) * K,) * G, ((STALE,) * K,) * G,
             self.budget0,
+            z, z, (0,) * self.nR,
+            (z,) * G, (z,) * G, (z,) * G, (z,) * G,
+            (0,) * G, 0, 0,
+            (self.co0, self.do0),
         )
 
     @staticmethod
@@ -292,15 +526,141 @@ class Model:
     def _budget(self, s, b):
         s[F_BUDGET] = self._set(s[F_BUDGET], b, s[F_BUDGET][b] - 1)
 
+    # --- timed helpers -------------------------------------------------
+    def _offer(self, n, s, r, e):
+        """The broker receives a copy of e from relay r (send or
+        send_ack_lost): it accepts it, or drops it under deduplication."""
+        if self.dedup == "window" and s[F_OFFERED][e] >= 1 \
+                and s[F_WINDOW][e] < self.W:
+            return
+        if self.dedup == "producer_session" and s[F_RETRYING][r] == 1:
+            return
+        self._send_copy(n, e)
+        if self.dedup == "window":
+            n[F_WINDOW] = self._set(n[F_WINDOW], e, 0)
+
+    def _claim_due(self, s, e):
+        return not self.has_clock or s[F_CLOCK][e] >= self.P
+
+    def _fail_delivery(self, n, s, g, e):
+        """ack_lost / crash_consumer of an instance of g holding e: the
+        failed delivery's effect on the broker side.  False: not enabled."""
+        grp = self.groups[g]
+        if not grp["park"]:
+            n[F_READY] = self._set2(n[F_READY], g, e, n[F_READY][g][e] + 1)
+            return True
+        if s[F_PARKED][g][e] != PK_NONE:
+            return False
+        k = s[F_ATTEMPTS][g][e] + 1
+        ns = len(grp["delays"])
+        if k <= ns:
+            n[F_PARKED] = self._set2(n[F_PARKED], g, e, PK_DELAYED)
+            n[F_PAGE] = self._set2(n[F_PAGE], g, e, 0)
+            n[F_ATTEMPTS] = self._set2(n[F_ATTEMPTS], g, e, k)
+        elif grp["dlq"]:
+            n[F_PARKED] = self._set2(n[F_PARKED], g, e, PK_DEAD)
+            n[F_PAGE] = self._set2(n[F_PAGE], g, e, 0)
+            n[F_ATTEMPTS] = self._set2(n[F_ATTEMPTS], g, e, min(k, ns + 1))
+        else:
+            n[F_READY] = self._set2(n[F_READY], g, e, n[F_READY][g][e] + 1)
+            n[F_ATTEMPTS] = self._set2(n[F_ATTEMPTS], g, e, ns + 1)
+        return True
+
+    def _lease_cap(self, s, e):
+        """The constant clock[e] is compared with in its present phase."""
+        if self.lease_on and s[F_LEASE][e] == L_ACTIVE:
+            return self.L if self.L is not None else 0
+        return self.P
+
+    def waiting(self, s):
+        """Some clock is waiting: time passing can enable something."""
+        if self.has_clock:
+            for e in range(self.nE):
+                if s[F_PUB][e] == 0 and s[F_CLOCK][e] < self._lease_cap(s, e):
+                    return True
+        for g, grp in enumerate(self.groups):
+            if grp["park"]:
+                for e in range(self.nE):
+                    pk = s[F_PARKED][g][e]
+                    if pk == PK_DELAYED:
+                        d = grp["delays"][s[F_ATTEMPTS][g][e] - 1]
+                        if s[F_PAGE][g][e] < d:
+                            return True
+                    elif pk == PK_DEAD:
+                        if s[F_PAGE][g][e] < grp["dead_wait"]:
+                            return True
+            if grp["T"] is not None:
+                for e in range(self.nE):
+                    if s[F_INBOX][g][e] == 1 and \
+                            s[F_IAGE][g][e] < grp["T"] + grp["I"]:
+                        return True
+            if s[F_DOWN][g] > 0:
+                return True
+        return s[F_DBDOWN] > 0
+
+    def _tick(self, s):
+        n = list(s)
+        up = lambda v, cap: v + 1 if self.plain or v < cap else v
+        if self.has_clock:
+            n[F_CLOCK] = tuple(
+                up(s[F_CLOCK][e], self._lease_cap(s, e)) if s[F_PUB][e] == 0
+                else s[F_CLOCK][e] for e in range(self.nE))
+        if self.dedup == "window":
+            n[F_WINDOW] = tuple(
+                up(s[F_WINDOW][e], self.W) if s[F_OFFERED][e] >= 1
+                else s[F_WINDOW][e] for e in range(self.nE))
+        iage, page = list(s[F_IAGE]), list(s[F_PAGE])
+        for g, grp in enumerate(self.groups):
+            if grp["T"] is not None:
+                cap = grp["T"] + grp["I"]
+                iage[g] = tuple(up(a, cap) if s[F_INBOX][g][e] == 1 else a
+                                for e, a in enumerate(s[F_IAGE][g]))
+            if grp["park"]:
+                cap = grp["park_cap"]
+                page[g] = tuple(up(a, cap) if s[F_PARKED][g][e] != PK_NONE
+                                else a for e, a in enumerate(s[F_PAGE][g]))
+        n[F_IAGE], n[F_PAGE] = tuple(iage), tuple(page)
+        n[F_DOWN] = tuple(max(0, d - 1) for d in s[F_DOWN])
+        n[F_DBDOWN] = max(0, s[F_DBDOWN] - 1)
+        if self.has_now:
+            n[F_NOW] = s[F_NOW] + 1
+        return tuple(n)
+
+    def _tick_blocked_by_horizon(self, s):
+        return self.has_now and self.horizon is not None \
+            and s[F_NOW] >= self.horizon
+
+    def dead_end(self, s):
+        """A state without successors that is not terminal (A8, T10)."""
+        if self.bound_blocked(s):
+            return True
+        return self.timed and self._tick_blocked_by_horizon(s) \
+            and self.waiting(s)
+
     def successors(self, s):
         """List of (action_text, next_state) for every enabled action."""
+        out = [(a, n) for a, n, _ in self._moves(s)]
+        return out
+
+    def _moves(self, s):
+        """(action_text, next_state, due) for every enabled action, tick
+        included."""
+        out = self._untimed_and_timed_moves(s)
+        if self.timed and not any(due for _, _, due in out) \
+                and not self._tick_blocked_by_horizon(s) and self.waiting(s):
+            out.append(("tick", self._tick(s), False))
+        return out
+
+    def _untimed_and_timed_moves(self, s):
         out = []
         E = self.nE
         bud = s[F_BUDGET]
+        db_up = s[F_DBDOWN] == 0
+        ps = self.dedup == "producer_session"
         for r, rname in enumerate(self.relays):
             ph, ev, tok = s[F_RELAYS][r]
             for e in range(E):
-                if self._claim_ok_but_bound(s, r, e)[0]:
+                if db_up and self._claim_ok_but_bound(s, r, e)[0]:
                     n = list(s)
                     t = s[F_TOKEN][e] + 1
                     n[F_TOKEN] = self._set(s[F_TOKEN], e, t)
@@ -308,51 +668,69 @@ class Model:
                     if self.lease_on:
                         n[F_LEASE] = self._set(s[F_LEASE], e, L_ACTIVE)
                     n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_CLAIMED, e + 1, t))
+                    if self.has_clock:
+                        n[F_CLOCK] = self._set(s[F_CLOCK], e, 0)
                     out.append(("claim(%s, %s)" % (rname, self.events[e]["name"]),
-                                tuple(n)))
+                                tuple(n), self._claim_due(s, e)))
             if ph == R_CLAIMED:
                 e = ev - 1
                 n = list(s)
-                self._send_copy(n, e)
+                self._offer(n, s, r, e)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_SENT, ev, tok))
-                out.append(("send(%s)" % rname, tuple(n)))
+                out.append(("send(%s)" % rname, tuple(n), True))
                 if bud[B_P] > 0:
                     n = list(s)
-                    self._send_copy(n, e)
+                    self._offer(n, s, r, e)
                     self._budget(n, B_P)
-                    out.append(("send_ack_lost(%s)" % rname, tuple(n)))
-            if ph == R_SENT:
+                    if ps:
+                        n[F_RETRYING] = self._set(s[F_RETRYING], r, 1)
+                    out.append(("send_ack_lost(%s)" % rname, tuple(n), False))
+            if ph == R_SENT and db_up:
                 e = ev - 1
                 n = list(s)
                 if s[F_PUB][e] == 0 and (not self.fencing or (
                         s[F_OWNER][e] == r + 1 and s[F_TOKEN][e] == tok)):
                     n[F_PUB] = self._set(s[F_PUB], e, 1)
                     n[F_CTOK] = self._set(s[F_CTOK], e, tok)
+                    if self.has_clock:
+                        n[F_CLOCK] = self._set(s[F_CLOCK], e, 0)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
-                out.append(("complete(%s)" % rname, tuple(n)))
+                if ps:
+                    n[F_RETRYING] = self._set(s[F_RETRYING], r, 0)
+                out.append(("complete(%s)" % rname, tuple(n), True))
             if ph != R_IDLE and bud[B_C] > 0:
                 n = list(s)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
                 self._budget(n, B_C)
-                out.append(("crash_relay(%s)" % rname, tuple(n)))
+                if ps:
+                    n[F_RETRYING] = self._set(s[F_RETRYING], r, 0)
+                out.append(("crash_relay(%s)" % rname, tuple(n), False))
         if self.lease_on:
             for e in range(E):
                 if s[F_LEASE][e] == L_ACTIVE and s[F_PUB][e] == 0:
-                    orphan = not self._holds_lease(s, e)
-                    if orphan or bud[B_X] > 0:
+                    if self.L is not None:
+                        free = s[F_CLOCK][e] >= self.L      # time is up
+                    else:
+                        free = not self._holds_lease(s, e)  # orphaned
+                    if free or bud[B_X] > 0:
                         n = list(s)
                         n[F_LEASE] = self._set(s[F_LEASE], e, L_EXPIRED)
-                        if not orphan:
+                        if not free:
                             self._budget(n, B_X)
+                        if self.has_clock:
+                            n[F_CLOCK] = self._set(s[F_CLOCK], e, 0)
                         out.append(("expire(%s)" % self.events[e]["name"],
-                                    tuple(n)))
+                                    tuple(n), free))
         for g, grp in enumerate(self.groups):
             gname = grp["name"]
             two = grp["strategy"] in TWO_STEP
+            g_up = s[F_DOWN][g] == 0
             for i in range(grp["instances"]):
                 ph, ev, priv = s[F_INST][g][i]
                 lbl = "%s, %d" % (gname, i + 1)
                 if ph == I_IDLE:
+                    if not g_up:
+                        continue
                     for e in range(E):
                         if s[F_READY][g][e] > 0:
                             n = list(s)
@@ -364,41 +742,106 @@ class Model:
                             else:
                                 self._step(n, g, e, True)
                                 self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
+                            self._inserted(n, s, g, e)
                             out.append(("consume(%s, %s)" % (
-                                lbl, self.events[e]["name"]), tuple(n)))
+                                lbl, self.events[e]["name"]), tuple(n), True))
                     continue
                 e = ev - 1
-                if ph == I_MIDWAY:
+                if ph == I_MIDWAY and g_up:
                     n = list(s)
                     self._second_of_two(n, g, e, priv)
                     self._set_inst(n, g, i, (I_HOLDING, ev, 0))
-                    out.append(("step(%s)" % lbl, tuple(n)))
+                    self._inserted(n, s, g, e)
+                    out.append(("step(%s)" % lbl, tuple(n), True))
                 if ph == I_HOLDING:
-                    n = list(s)
-                    self._set_inst(n, g, i, (I_IDLE, 0, 0))
-                    out.append(("acknowledge(%s)" % lbl, tuple(n)))
+                    if g_up:
+                        n = list(s)
+                        self._set_inst(n, g, i, (I_IDLE, 0, 0))
+                        if grp["park"]:
+                            n[F_ATTEMPTS] = self._set2(s[F_ATTEMPTS], g, e, 0)
+                        out.append(("acknowledge(%s)" % lbl, tuple(n), True))
                     if bud[B_A] > 0:
                         n = list(s)
-                        n[F_READY] = self._set2(s[F_READY], g, e,
-                                                s[F_READY][g][e] + 1)
-                        self._set_inst(n, g, i, (I_IDLE, 0, 0))
-                        self._budget(n, B_A)
-                        out.append(("ack_lost(%s)" % lbl, tuple(n)))
+                        if self._fail_delivery(n, s, g, e):
+                            self._set_inst(n, g, i, (I_IDLE, 0, 0))
+                            self._budget(n, B_A)
+                            out.append(("ack_lost(%s)" % lbl, tuple(n), False))
                 if ph == I_MIDWAY and bud[B_Q] > 0:
                     n = list(s)
-                    n[F_READY] = self._set2(s[F_READY], g, e,
-                                            s[F_READY][g][e] + 1)
-                    self._set_inst(n, g, i, (I_IDLE, 0, 0))
-                    self._budget(n, B_Q)
-                    out.append(("crash_consumer(%s)" % lbl, tuple(n)))
+                    if self._fail_delivery(n, s, g, e):
+                        self._set_inst(n, g, i, (I_IDLE, 0, 0))
+                        self._budget(n, B_Q)
+                        out.append(("crash_consumer(%s)" % lbl, tuple(n),
+                                    False))
                 if ph == I_MIDWAY and bud[B_V] > 0:
                     n = list(s)
                     n[F_READY] = self._set2(s[F_READY], g, e,
                                             s[F_READY][g][e] + 1)
                     self._budget(n, B_V)
-                    out.append(("redeliver(%s)" % lbl, tuple(n)))
+                    out.append(("redeliver(%s)" % lbl, tuple(n), False))
+            # broker-side parking and the inbox cleanup job (T12)
+            for e in range(E):
+                ename = self.events[e]["name"]
+                pk = s[F_PARKED][g][e] if grp["park"] else PK_NONE
+                age = s[F_PAGE][g][e]
+                if pk == PK_DELAYED and \
+                        age >= grp["delays"][s[F_ATTEMPTS][g][e] - 1]:
+                    n = list(s)
+                    n[F_READY] = self._set2(s[F_READY], g, e,
+                                            s[F_READY][g][e] + 1)
+                    n[F_PARKED] = self._set2(s[F_PARKED], g, e, PK_NONE)
+                    n[F_PAGE] = self._set2(s[F_PAGE], g, e, 0)
+                    out.append(("retry(%s, %s)" % (gname, ename), tuple(n),
+                                True))
+                if pk == PK_DEAD and grp["D"] is not None and age >= grp["D"]:
+                    n = list(s)
+                    n[F_READY] = self._set2(s[F_READY], g, e,
+                                            s[F_READY][g][e] + 1)
+                    n[F_PARKED] = self._set2(s[F_PARKED], g, e, PK_NONE)
+                    n[F_PAGE] = self._set2(s[F_PAGE], g, e, 0)
+                    n[F_ATTEMPTS] = self._set2(s[F_ATTEMPTS], g, e, 0)
+                    out.append(("redrive(%s, %s)" % (gname, ename), tuple(n),
+                                True))
+                if pk == PK_DEAD and grp["R"] is not None \
+                        and age >= grp["R"] + 1:
+                    n = list(s)
+                    n[F_PARKED] = self._set2(s[F_PARKED], g, e, PK_NONE)
+                    n[F_PAGE] = self._set2(s[F_PAGE], g, e, 0)
+                    n[F_ATTEMPTS] = self._set2(s[F_ATTEMPTS], g, e, 0)
+                    out.append(("dead_letter_expire(%s, %s)" % (gname, ename),
+                                tuple(n), True))
+                if grp["T"] is not None and s[F_INBOX][g][e] == 1 \
+                        and s[F_IAGE][g][e] >= grp["T"] + 1:
+                    n = list(s)
+                    n[F_INBOX] = self._set2(s[F_INBOX], g, e, 0)
+                    n[F_IAGE] = self._set2(s[F_IAGE], g, e, 0)
+                    out.append(("cleanup(%s, %s)" % (gname, ename), tuple(n),
+                                s[F_IAGE][g][e] >= grp["T"] + grp["I"]))
+            tb = s[F_TBUDGET]
+            if self.Oc is not None and s[F_DOWN][g] == 0 and tb[TB_CO] > 0:
+                n = list(s)
+                for i in range(grp["instances"]):
+                    ph, ev, _ = s[F_INST][g][i]
+                    if ph != I_IDLE:
+                        n[F_READY] = self._set2(n[F_READY], g, ev - 1,
+                                                n[F_READY][g][ev - 1] + 1)
+                        self._set_inst(n, g, i, (I_IDLE, 0, 0))
+                n[F_DOWN] = self._set(s[F_DOWN], g, self.Oc)
+                n[F_TBUDGET] = self._set(tb, TB_CO, tb[TB_CO] - 1)
+                out.append(("consumer_outage(%s)" % gname, tuple(n), False))
+        tb = s[F_TBUDGET]
+        if self.Od is not None and s[F_DBDOWN] == 0 and tb[TB_DO] > 0:
+            n = list(s)
+            n[F_DBDOWN] = self.Od
+            n[F_TBUDGET] = self._set(tb, TB_DO, tb[TB_DO] - 1)
+            out.append(("database_outage", tuple(n), False))
         return out
 
+    def _inserted(self, n, s, g, e):
+        """A strategy inserted the inbox row (0 -> 1): its age starts."""
+        if self.groups[g]["T"] is not None and s[F_INBOX][g][e] == 0 \
+                and n[F_INBOX][g][e] == 1:
+            n[F_IAGE] = self._set2(n[F_IAGE], g, e, 0)
     # ------------------------------------------------------------------
     def _groups_of(self, kinds):
         return [g for g, grp in enumerate(self.groups) if grp["strategy"] in kinds]
@@ -414,6 +857,8 @@ class Model:
         if name == "notify_at_most_once":
             return all(s[F_SENT][g][e] <= 1
                        for g in self._groups_of(NOTIFICATION) for e in range(E))
+        if name == "offered_at_most_once":
+            return all(s[F_OFFERED][e] <= 1 for e in range(E))
         raise ValueError(name)
 
     def transition_ok(self, name, s, n):
@@ -435,7 +880,8 @@ class Model:
                     if st in CREDIT:
                         if s[F_EFFECTS][g][e] < 1:
                             return False
-                        if st in HAS_INBOX and s[F_INBOX][g][e] != 1:
+                        if st in HAS_INBOX and grp.get("T") is None \
+                                and s[F_INBOX][g][e] != 1:   # T11
                             return False
                     elif st in NOTIFICATION:
                         if s[F_SENT][g][e] < 1 or s[F_LEDGER][g][e] != 1:
@@ -493,7 +939,7 @@ def explore(model, invariants):
         succ = model.successors(s)
         transitions += len(succ)
         if not succ:
-            if model.bound_blocked(s):
+            if model.dead_end(s):
                 dead_ends += 1
             else:
                 terminal += 1
@@ -560,7 +1006,7 @@ def replay(model, invariants, order):
                 broke[name] = k
         s = n
         steps = k
-    final_terminal = (not model.successors(s)) and not model.bound_blocked(s)
+    final_terminal = (not model.successors(s)) and not model.dead_end(s)
     if final_terminal and not_enabled is None:
         for name in invariants:
             if name in AT_REST and name not in broke \

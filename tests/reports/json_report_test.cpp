@@ -202,11 +202,11 @@ TEST_CASE(
   CHECK(text.rfind("{\n  \"schema_version\": 1,\n  \"scenario\": {\n", 0) == 0);
   CHECK(text.back() == '\n');
   CHECK(j["schema_version"].text == "1");
-  CHECK(j.Keys() ==
-        std::vector<std::string>{"schema_version", "scenario", "config",
-                                 "expectation", "verdict", "outcome",
-                                 "exit_code", "mismatches", "warnings", "stats",
-                                 "coverage", "violations", "replay"});
+  CHECK(j.Keys() == std::vector<std::string>{
+                        "schema_version", "scenario", "config", "expectation",
+                        "verdict", "outcome", "exit_code", "mismatches",
+                        "warnings", "timing_assumptions", "stats", "coverage",
+                        "violations", "replay"});
 }
 
 TEST_CASE(

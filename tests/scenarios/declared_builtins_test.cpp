@@ -22,7 +22,8 @@ const std::string kStrategies =
 
 std::vector<std::string> BundledWithBuiltins() {
   std::vector<std::string> files;
-  for (const char* folder : {"/scenarios/seed", "/scenarios/examples"}) {
+  for (const char* folder :
+       {"/scenarios/seed", "/scenarios/examples", "/scenarios/presets"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(
              std::string(OC_SOURCE_DIR) + folder)) {
       if (entry.is_regular_file() && entry.path().extension() == ".toml") {

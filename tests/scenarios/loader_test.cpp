@@ -432,14 +432,14 @@ TEST_CASE("an unknown key far from any allowed one lists the allowed keys") {
   CHECK(ErrorOf("relays = 1\n[fault_budgets]\n") ==
         "scenarios/x.toml:2:2: fault_budgets: unknown key; allowed keys are "
         "name, description, relays, events, groups, switches, faults, "
-        "bounds, check, expect, invariants");
+        "time, broker, bounds, check, expect, invariants");
 }
 
 TEST_CASE("of several unknown keys the first in the file is reported") {
   CHECK(ErrorOf("zzz = 1\naaa = 2\n") ==
         "scenarios/x.toml:1:1: zzz: unknown key; allowed keys are name, "
-        "description, relays, events, groups, switches, faults, bounds, "
-        "check, expect, invariants");
+        "description, relays, events, groups, switches, faults, time, "
+        "broker, bounds, check, expect, invariants");
 }
 
 TEST_CASE("unknown keys in every table name their dotted path") {
@@ -688,7 +688,8 @@ TEST_CASE("an invariant far from any known one lists the invariants") {
       "scenarios/x.toml:4:15: check.invariants[1]: unknown invariant "
       "'liveness'; invariants are effect_at_most_once, "
       "stale_completion_rejected, projection_monotonic, "
-      "notify_at_most_once, eventually_offered, eventually_consumed, "
+      "notify_at_most_once, offered_at_most_once, eventually_offered, "
+      "eventually_consumed, "
       "projection_converges, notify_at_least_once, cache_consistent");
 }
 
@@ -725,7 +726,8 @@ TEST_CASE("must_fire names action classes or kinds, each once") {
         "'publish'; actions are complete, expire, claim, send, send_ack_lost, "
         "complete_published, complete_rejected, expire_orphaned, "
         "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
-        "crash_consumer, redeliver");
+        "crash_consumer, redeliver, send_deduplicated, tick, retry, redrive, "
+        "dead_letter_expire, cleanup, consumer_outage, database_outage");
   CHECK(ErrorOf(check + "must_fire = [\"send\", \"send\"]\n") ==
         "scenarios/x.toml:5:22: check.must_fire[2]: 'send' is listed twice");
   CHECK(ErrorOf(check + "must_fire = \"send\"\n") ==
@@ -847,4 +849,77 @@ TEST_CASE("expect.states comes only with an exhaustive search") {
 }
 
 }  // namespace
+}  // namespace oc
+
+namespace oc {
+namespace {
+
+constexpr std::string_view kTimedTail =
+    "[check]\ninvariants = [\"effect_at_most_once\"]\n"
+    "[expect]\nverdict = \"holds\"\n";
+
+std::string TimedError(std::string_view middle) {
+  return ErrorOf(std::string("relays = [\"A\"]\nevents = 1\n") +
+                 std::string(middle) + std::string(kTimedTail));
+}
+
+}  // namespace
+
+TEST_CASE("time, broker and group durations load into the config") {
+  const Scenario s = Load(
+      "relays = [\"A\"]\nevents = 1\n"
+      "[[groups]]\nname = \"billing\"\nstrategy = \"credit.inbox\"\n"
+      "inbox_retention = \"1d\"\ninbox_cleanup_every = \"1h\"\n"
+      "redelivery = [\"5m\", \"15m\"]\ndead_letter_redrive = \"3d\"\n"
+      "dead_letter_retention = \"7d\"\n"
+      "[time]\nlease = \"10m\"\npoll = \"5m\"\nhorizon = \"2d\"\n"
+      "[broker]\ndedup = \"window\"\nwindow = \"5m\"\n" +
+      std::string(kTimedTail));
+  const Group& g = s.config.groups[0];
+  CHECK(g.inbox_retention == 86400);
+  CHECK(g.inbox_cleanup_every == 3600);
+  CHECK(g.redelivery == std::vector<Seconds>{300, 900});
+  CHECK(g.dead_letter_redrive == 3 * 86400);
+  CHECK(g.dead_letter_retention == 7 * 86400);
+  CHECK(s.config.time.lease == 600);
+  CHECK(s.config.time.poll == 300);
+  CHECK(s.config.time.horizon == 2 * 86400);
+  CHECK(s.config.broker.dedup == Dedup::kWindow);
+  CHECK(s.config.broker.window == 300);
+  // The canonical form reads back to the same scenario.
+  CHECK(Load(FormatScenario(s)).config == s.config);
+}
+
+TEST_CASE("bad time settings name their file, line, column and field") {
+  CHECK(TimedError("[time]\nlease = 600\n") ==
+        "scenarios/x.toml:4:9: time.lease: expected a duration string such "
+        "as \"5m\", got an integer");
+  CHECK(TimedError("[time]\nleas = \"5m\"\n") ==
+        "scenarios/x.toml:4:1: time.leas: unknown key; did you mean "
+        "'lease'?");
+  CHECK(TimedError("[broker]\ndedup = \"windows\"\n") ==
+        "scenarios/x.toml:4:9: broker.dedup: unknown value 'windows'; did "
+        "you mean 'window'?");
+  CHECK(TimedError("[broker]\ndedup = \"window\"\n") ==
+        "scenarios/x.toml:3:1: broker.window: required with broker.dedup = "
+        "\"window\"");
+  CHECK(TimedError("[[groups]]\nstrategy = \"credit.naive\"\n"
+                   "inbox_retention = \"1d\"\n")
+            .find("scenarios/x.toml:5:19: groups[1].inbox_retention: group "
+                  "'g1' uses credit.naive, which keeps no inbox") == 0);
+  CHECK(TimedError("[[groups]]\nstrategy = \"credit.inbox\"\n"
+                   "redelivery = []\n") ==
+        "scenarios/x.toml:5:14: groups[1].redelivery: empty; leave the key "
+        "out for no delayed redelivery");
+  CHECK(TimedError("[faults]\nconsumer_outages = 1\n") ==
+        "scenarios/x.toml:4:20: faults.consumer_outages: needs "
+        "time.consumer_outage, the length of one outage");
+  CHECK(TimedError("[time]\nlease = \"7d\"\npoll = \"1s\"\n")
+            .find("scenarios/x.toml:4:9: time.lease: 7d is 604800 times the "
+                  "time unit 1s") == 0);
+  CHECK(TimedError("[time]\nclocks = \"plain\"\nlease = \"1m\"\n") ==
+        "scenarios/x.toml:3:1: time.horizon: required with time.clocks = "
+        "\"plain\" (plain clocks count up to the horizon)");
+}
+
 }  // namespace oc

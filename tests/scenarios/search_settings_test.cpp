@@ -19,15 +19,14 @@ namespace {
 
 std::vector<std::string> SearchedScenarioFiles() {
   std::vector<std::string> files;
-  for (const char* folder :
-       {"/scenarios/seed", "/scenarios/examples", "/scenarios/consumers"}) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(
-             std::string(OC_SOURCE_DIR) + folder)) {
-      // Strategy files, which scenarios name, are not scenarios.
-      if (entry.path().parent_path().filename() == "strategies") continue;
-      if (entry.is_regular_file() && entry.path().extension() == ".toml") {
-        files.push_back(entry.path().string());
-      }
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::string(OC_SOURCE_DIR) + "/scenarios")) {
+    // The benchmarks are far too big to search six times in a test.
+    if (entry.path().parent_path().filename() == "bench") continue;
+    // Strategy files, which scenarios name, are not scenarios.
+    if (entry.path().parent_path().filename() == "strategies") continue;
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") {
+      files.push_back(entry.path().string());
     }
   }
   std::sort(files.begin(), files.end());

@@ -1,0 +1,85 @@
+// Durations and the time unit of a timed scenario (model/TIME.md).
+//
+// Scenario files write durations as "30s", "5m", "1h", "7d" or sums of
+// those ("1h30m"); the Config keeps seconds. The model counts in one unit,
+// the greatest common divisor of every duration of the Config, so that only
+// the ratios of durations cost states. Timing is that conversion, done once
+// per model.
+
+#ifndef OUTBOX_CHECK_MODEL_TIMING_H_
+#define OUTBOX_CHECK_MODEL_TIMING_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/config.h"
+#include "model/status.h"
+
+namespace oc {
+
+// "1h30m" -> 5400. nullopt for anything else (no sign, no spaces, no
+// fractions; units s, m, h, d, each at most once and in that order from
+// the largest).
+std::optional<Seconds> ParseDuration(std::string_view text);
+// 5400 -> "1h30m", 0 -> "0s": the shortest text ParseDuration reads back.
+std::string FormatDuration(Seconds seconds);
+
+struct GroupTiming {
+  int retention = 0;  // T, in units; 0 with `has_retention` false
+  int cleanup = 0;    // I
+  bool has_retention = false;
+  // A row is deleted once older than T (age >= T + 1), and by T + I at
+  // the latest (T + 1 without I): the inbox age's cap.
+  int cleanup_due = 0;
+  std::vector<int> delays;  // d1..dn
+  bool has_dead_letter = false;
+  int redrive = 0;         // D; 0: never redriven
+  int dead_retention = 0;  // R; 0: kept forever
+  // A dead letter is dropped once older than R: at R + 1.
+  int dead_expiry = 0;
+  int park_cap = 0;  // the largest of the delays, D and R + 1
+  // Failed deliveries park copies instead of requeueing them.
+  bool parks() const { return !delays.empty() || has_dead_letter; }
+};
+
+struct Timing {
+  bool timed = false;
+  Seconds unit = 1;  // seconds per unit
+  bool plain = false;
+  int lease = 0;  // L; 0 when time.lease is unset
+  int poll = 0;   // P
+  int window = 0;
+  int consumer_outage = 0;
+  int database_outage = 0;
+  int horizon = 0;  // 0: none
+  std::vector<GroupTiming> groups;
+  // Caps of the clocks (plain clocks: the horizon).
+  int lease_clock_cap = 0;  // max(L, P)
+  bool has_lease_clock = false;
+  bool tracks_now = false;
+
+  int Cap(int capped) const { return plain ? horizon : capped; }
+};
+
+// REQUIRES: Validate(config).ok().
+Timing ComputeTiming(const Config& config);
+
+// The checks of Validate() that concern time, with messages in scenario
+// file terms ("time.lease", "groups[1].inbox_retention").
+Status ValidateTiming(const Config& config);
+
+// What the config uses of MODEL.md section 8 and model/TIME.md ("durations",
+// "broker deduplication"), for tools that support only sections 1 to 7
+// (the Promela export, the PostgreSQL conformance run); nullopt if nothing.
+std::optional<std::string> TimeFeatureUsed(const Config& config);
+
+// The comparisons between durations a timed verdict rests on, one line
+// each, e.g. "inbox retention of billing 1d < dead-letter redrive 3d". Empty
+// for an untimed config.
+std::vector<std::string> TimingAssumptions(const Config& config);
+
+}  // namespace oc
+
+#endif  // OUTBOX_CHECK_MODEL_TIMING_H_
