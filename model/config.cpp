@@ -35,6 +35,8 @@ constexpr StrategyInfo kStrategies[] = {
      StrategyFamily::kNotification, 2, false},
     {Strategy::kCacheInvalidate, "cache.invalidate", StrategyFamily::kCache, 1,
      false},
+    // Only reached by code that asks about the enum, not the group.
+    {Strategy::kDeclared, "declared", StrategyFamily::kCredit, 1, false},
 };
 
 const StrategyInfo& Info(Strategy s) {
@@ -83,7 +85,9 @@ std::string_view StrategyName(Strategy s) { return Info(s).name; }
 
 std::optional<Strategy> ParseStrategy(std::string_view name) {
   for (const StrategyInfo& info : kStrategies) {
-    if (info.name == name) return info.strategy;
+    if (info.name == name && info.strategy != Strategy::kDeclared) {
+      return info.strategy;
+    }
   }
   return std::nullopt;
 }
@@ -91,6 +95,22 @@ std::optional<Strategy> ParseStrategy(std::string_view name) {
 StrategyFamily FamilyOf(Strategy s) { return Info(s).family; }
 int StepCount(Strategy s) { return Info(s).steps; }
 bool HasInbox(Strategy s) { return Info(s).inbox; }
+
+StrategyFamily FamilyOf(const Group& g) {
+  return g.declared ? static_cast<StrategyFamily>(g.declared->family)
+                    : FamilyOf(g.strategy);
+}
+int StepCount(const Group& g) {
+  return g.declared ? static_cast<int>(g.declared->steps.size())
+                    : StepCount(g.strategy);
+}
+bool HasInbox(const Group& g) {
+  return g.declared ? g.declared->uses_inbox : HasInbox(g.strategy);
+}
+std::string StrategyLabel(const Group& g) {
+  if (!g.declared) return std::string(StrategyName(g.strategy));
+  return fmt::format("{} ({})", g.declared->name, g.declared->file);
+}
 
 Status Validate(const Config& config) {
   if (config.relays.empty() ||
@@ -124,7 +144,11 @@ Status Validate(const Config& config) {
           fmt::format("groups[{}].instances: {} is out of range 1..{}", g + 1,
                       group.instances, kMaxInstances));
     }
-    const StrategyFamily family = FamilyOf(group.strategy);
+    if ((group.strategy == Strategy::kDeclared) != group.declared.has_value()) {
+      return Status::Error(fmt::format(
+          "groups[{}].strategy: a declared strategy needs its program", g + 1));
+    }
+    const StrategyFamily family = FamilyOf(group);
     if (family != StrategyFamily::kProjection &&
         family != StrategyFamily::kCache) {
       continue;
@@ -135,13 +159,13 @@ Status Validate(const Config& config) {
         return Status::Error(fmt::format(
             "events[{}].key: event '{}' has no key, but group '{}' uses {}, "
             "which needs a key on every event",
-            e + 1, event.name, group.name, StrategyName(group.strategy)));
+            e + 1, event.name, group.name, StrategyLabel(group)));
       }
       if (family == StrategyFamily::kProjection && !event.version) {
         return Status::Error(fmt::format(
             "events[{}].version: event '{}' has no version, but group '{}' "
             "uses {}, which needs a version on every event",
-            e + 1, event.name, group.name, StrategyName(group.strategy)));
+            e + 1, event.name, group.name, StrategyLabel(group)));
       }
     }
   }

@@ -452,6 +452,16 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
     case Strategy::kCacheInvalidate:
       key_cells->fresh = 1;
       break;
+    case Strategy::kDeclared: {
+      const HandlerProgram& program = *config_.groups[group].declared;
+      const std::optional<std::uint16_t>& version =
+          config_.events[event].version;
+      RunHandlerStep(
+          program, step,
+          HandlerCells{&cells, key_cells, version ? *version : 0, &inst.memo,
+                       step + 1 == static_cast<int>(program.steps.size())});
+      break;
+    }
   }
 }
 
@@ -525,7 +535,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
       inst.event = a.event + 1;
       RunStrategyStep(s, a.group, a.instance, a.event, 0);
-      inst.phase = StepCount(config_.groups[a.group].strategy) == 1
+      inst.phase = StepCount(config_.groups[a.group]) == 1
                        ? InstancePhase::kHolding
                        : InstancePhase::kMidway;
       break;
@@ -683,7 +693,7 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
     return fmt::format(
         "instance {} of group {} is {}", a.instance + 1,
         config_.groups[a.group].name,
-        InstanceText(config_, config_.groups[a.group].strategy,
+        InstanceText(config_, config_.groups[a.group],
                      s.instances[FirstInstance(a.group) + a.instance]));
   };
   const std::string& event_name = config_.events[a.event].name;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "model/timing.h"
 
@@ -135,6 +136,12 @@ struct Bounds {
   int budget = 0;  // which budget of Budgets comes next
 
   int Max(Field what, int group) {
+    if (group >= 0 && config.groups[group].declared) {
+      if (std::optional<int> m =
+              MaxDeclared(what, *config.groups[group].declared)) {
+        return *m;
+      }
+    }
     const Strategy st =
         group >= 0 ? config.groups[group].strategy : Strategy::kCreditNaive;
     const StrategyFamily family = FamilyOf(st);
@@ -207,6 +214,35 @@ struct Bounds {
         return timing.tracks_now ? timing.horizon : 0;
     }
     return 0;
+  }
+
+  // The bounds of a declared strategy's cells: each `+=` statement runs at
+  // most once per delivered copy; rows are 0 or 1; versions are event
+  // versions or the program's constants. nullopt: as for every group.
+  std::optional<int> MaxDeclared(Field what, const HandlerProgram& p) const {
+    const auto adds = [&](HandlerTable t) {
+      return copies * p.adds[static_cast<std::size_t>(t)];
+    };
+    switch (what) {
+      case Field::kMemo:
+        return (1 << p.memo_bits) - 1;
+      case Field::kEffects:
+        return adds(HandlerTable::kEffects);
+      case Field::kSent:
+        return adds(HandlerTable::kSent);
+      case Field::kInbox:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kInbox)];
+      case Field::kLedger:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kLedger)];
+      case Field::kFresh:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kCache)];
+      case Field::kVersion:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kVersion)]
+                   ? std::max(max_version, p.max_constant)
+                   : 0;
+      default:
+        return std::nullopt;
+    }
   }
 };
 
