@@ -11,6 +11,7 @@
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "scenarios/scenario_check.h"
+#include "scenarios/strategy_loader.h"
 
 namespace oc {
 namespace {
@@ -53,6 +54,15 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
   std::vector<Scenario> scenarios;
   for (Scenario& s : *loaded) {
     if (s.order.empty()) scenarios.push_back(std::move(s));  // searches only
+  }
+  if (flags.declared) {
+    for (Scenario& s : scenarios) {
+      if (Status st = UseBuiltinDefinitions(s.config, *flags.declared);
+          !st.ok()) {
+        fmt::print(err, "outbox-check bench: --declared: {}\n", st.message());
+        return kExitUsage;
+      }
+    }
   }
   std::vector<int> thread_counts = flags.threads;
   if (thread_counts.empty()) {

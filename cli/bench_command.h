@@ -30,6 +30,10 @@ struct BenchFlags {
   // 1 and every hardware thread) and symmetry off/on (empty: both).
   std::vector<int> threads;
   std::vector<bool> symmetry;
+  // Set: every built-in strategy is replaced by its definition in this
+  // folder of strategy files (scenarios/strategies), to measure the
+  // handler-language interpreter against the native strategies.
+  std::optional<std::string> declared;
 };
 
 // Exit code 0, or 2 for bad input; 3 when a limit stopped a search.

@@ -19,6 +19,18 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
       LoadScenarios(flags.paths, "outbox-check conform", err);
   if (!loaded) return kExitUsage;
   std::vector<Scenario>& scenarios = *loaded;
+  // Refused before connecting: the SQL driver runs built-in strategies only.
+  for (const Scenario& scenario : scenarios) {
+    for (const Group& g : scenario.config.groups) {
+      if (!g.declared) continue;
+      fmt::print(err,
+                 "outbox-check conform: {}: group '{}' uses the declared "
+                 "strategy {}; conform runs only the nine built-in "
+                 "strategies against PostgreSQL\n",
+                 scenario.path, g.name, StrategyLabel(g));
+      return kExitUsage;
+    }
+  }
   for (const Scenario& scenario : scenarios) {
     if (std::optional<std::string> feature = TimeFeatureUsed(scenario.config)) {
       fmt::print(err,

@@ -29,6 +29,15 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
                flags.scenario, scenario.value().name);
     return kExitUsage;
   }
+  for (const Group& g : scenario.value().config.groups) {
+    if (g.declared) {
+      fmt::print(err,
+                 "{}: group '{}' uses the declared strategy {}; the Promela "
+                 "export knows only the nine built-in strategies\n",
+                 flags.scenario, g.name, StrategyLabel(g));
+      return kExitUsage;
+    }
+  }
   if (std::optional<std::string> feature =
           TimeFeatureUsed(scenario.value().config)) {
     fmt::print(err,

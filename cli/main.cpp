@@ -131,6 +131,10 @@ int main(int argc, char** argv) {
           std::map<std::string, bool>{{"off", false}, {"on", true}},
           CLI::ignore_case))
       ->delimiter(',');
+  bench->add_option("--declared", bench_flags.declared,
+                    "Run the built-in strategies as declared in this folder of "
+                    "strategy files (scenarios/strategies), to measure the "
+                    "handler language's interpreter");
 
   oc::ExportFlags export_flags;
   CLI::App* export_cmd = app.add_subcommand(

@@ -29,6 +29,11 @@ Result<std::vector<std::string>> ScenarioFiles(
     std::vector<std::string> found;
     for (auto it = fs::recursive_directory_iterator(path, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      // A folder named `strategies` holds strategy files, not scenarios.
+      if (it->is_directory() && it->path().filename() == "strategies") {
+        it.disable_recursion_pending();
+        continue;
+      }
       if (it->is_regular_file() && it->path().extension() == ".toml") {
         found.push_back(it->path().generic_string());
       }

@@ -337,6 +337,8 @@ Status SqlDriver::RunHandlerStep(int group, int instance, int event, int step,
   static const std::string kBegin = "BEGIN", kCommit = "COMMIT";
 
   switch (g.strategy) {
+    case Strategy::kDeclared:  // refused by the conform command
+      return Status::Error("declared strategies are not run against SQL");
     case Strategy::kCreditNaive:
       return all({{&sql_.credit, credit}});
     case Strategy::kCreditInbox: {

@@ -15,7 +15,7 @@ template <class F>
 bool AllGroupsOf(const OutboxModel& model, StrategyFamily family, F f) {
   const std::vector<Group>& groups = model.config().groups;
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (FamilyOf(groups[g].strategy) == family && !f(g)) return false;
+    if (FamilyOf(groups[g]) == family && !f(g)) return false;
   }
   return true;
 }
@@ -88,16 +88,16 @@ bool EventuallyOffered(const OutboxModel&, const State& s) {
 bool EventuallyConsumed(const OutboxModel& model, const State& s) {
   const Config& config = model.config();
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
-    const Strategy strategy = config.groups[g].strategy;
+    const Group& group = config.groups[g];
     for (std::size_t e = 0; e < config.events.size(); ++e) {
       const GroupEventCells& c = Cells(model, s, g, e);
       const int key = model.KeyOf(static_cast<int>(e));
       bool done = false;
-      switch (FamilyOf(strategy)) {
+      switch (FamilyOf(group)) {
         case StrategyFamily::kCredit:
           // An inbox with a retention (model/TIME.md) is emptied at rest.
           done =
-              c.effects >= 1 && (!HasInbox(strategy) || c.inbox == 1 ||
+              c.effects >= 1 && (!HasInbox(group) || c.inbox == 1 ||
                                  config.groups[g].inbox_retention.has_value());
           break;
         case StrategyFamily::kNotification:
@@ -228,7 +228,7 @@ Status CheckApplicable(const Invariant& invariant, const Config& config) {
   if (!invariant.needs) return Status::Ok();
   const bool has = std::any_of(
       config.groups.begin(), config.groups.end(),
-      [&](const Group& g) { return FamilyOf(g.strategy) == *invariant.needs; });
+      [&](const Group& g) { return FamilyOf(g) == *invariant.needs; });
   if (has) return Status::Ok();
   return Status::Error(
       fmt::format("'{}' is about {} groups; this scenario has none",

@@ -35,6 +35,8 @@ constexpr StrategyInfo kStrategies[] = {
      StrategyFamily::kNotification, 2, false},
     {Strategy::kCacheInvalidate, "cache.invalidate", StrategyFamily::kCache, 1,
      false},
+    // Only reached by code that asks about the enum, not the group.
+    {Strategy::kDeclared, "declared", StrategyFamily::kCredit, 1, false},
 };
 
 const StrategyInfo& Info(Strategy s) {
@@ -132,6 +134,16 @@ Status CheckRelayStyle(const Config& config) {
     }
   }
   if (config.message_id == MessageIdentity::kPerAttempt) {
+    // The fresh id reaches the inbox and ledger lookups of the built-in
+    // strategies; a declared strategy's reads know no message id.
+    for (std::size_t g = 0; g < config.groups.size(); ++g) {
+      if (config.groups[g].strategy == Strategy::kDeclared) {
+        return Status::Error(fmt::format(
+            "groups[{}].strategy: relay.message_id 'per_attempt' is modelled "
+            "for the built-in strategies only; group '{}' uses a declared one",
+            g + 1, config.groups[g].name));
+      }
+    }
     for (const auto& [field, value] :
          {std::pair<std::string_view, int>{"lost_consumer_acks",
                                            b.lost_consumer_acks},
@@ -198,7 +210,9 @@ std::string_view StrategyName(Strategy s) { return Info(s).name; }
 
 std::optional<Strategy> ParseStrategy(std::string_view name) {
   for (const StrategyInfo& info : kStrategies) {
-    if (info.name == name) return info.strategy;
+    if (info.name == name && info.strategy != Strategy::kDeclared) {
+      return info.strategy;
+    }
   }
   return std::nullopt;
 }
@@ -206,6 +220,22 @@ std::optional<Strategy> ParseStrategy(std::string_view name) {
 StrategyFamily FamilyOf(Strategy s) { return Info(s).family; }
 int StepCount(Strategy s) { return Info(s).steps; }
 bool HasInbox(Strategy s) { return Info(s).inbox; }
+
+StrategyFamily FamilyOf(const Group& g) {
+  return g.declared ? static_cast<StrategyFamily>(g.declared->family)
+                    : FamilyOf(g.strategy);
+}
+int StepCount(const Group& g) {
+  return g.declared ? static_cast<int>(g.declared->steps.size())
+                    : StepCount(g.strategy);
+}
+bool HasInbox(const Group& g) {
+  return g.declared ? g.declared->uses_inbox : HasInbox(g.strategy);
+}
+std::string StrategyLabel(const Group& g) {
+  if (!g.declared) return std::string(StrategyName(g.strategy));
+  return fmt::format("{} ({})", g.declared->name, g.declared->file);
+}
 
 Status Validate(const Config& config) {
   if (config.relays.empty() ||
@@ -239,7 +269,11 @@ Status Validate(const Config& config) {
           fmt::format("groups[{}].instances: {} is out of range 1..{}", g + 1,
                       group.instances, kMaxInstances));
     }
-    const StrategyFamily family = FamilyOf(group.strategy);
+    if ((group.strategy == Strategy::kDeclared) != group.declared.has_value()) {
+      return Status::Error(fmt::format(
+          "groups[{}].strategy: a declared strategy needs its program", g + 1));
+    }
+    const StrategyFamily family = FamilyOf(group);
     if (family != StrategyFamily::kProjection &&
         family != StrategyFamily::kCache) {
       continue;
@@ -250,13 +284,13 @@ Status Validate(const Config& config) {
         return Status::Error(fmt::format(
             "events[{}].key: event '{}' has no key, but group '{}' uses {}, "
             "which needs a key on every event",
-            e + 1, event.name, group.name, StrategyName(group.strategy)));
+            e + 1, event.name, group.name, StrategyLabel(group)));
       }
       if (family == StrategyFamily::kProjection && !event.version) {
         return Status::Error(fmt::format(
             "events[{}].version: event '{}' has no version, but group '{}' "
             "uses {}, which needs a version on every event",
-            e + 1, event.name, group.name, StrategyName(group.strategy)));
+            e + 1, event.name, group.name, StrategyLabel(group)));
       }
     }
   }

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/handler_program.h"
 #include "model/status.h"
 
 namespace oc {
@@ -30,6 +31,9 @@ enum class Strategy : std::uint8_t {
   kNotificationLedgerThenSend,
   kNotificationSendThenLedger,
   kCacheInvalidate,
+  // A strategy declared in a strategy file (Group::declared holds it); not
+  // in kAllStrategies, and no scenario spells it.
+  kDeclared,
 };
 
 // What a strategy's durable effect is about; decides which tables it writes
@@ -93,6 +97,8 @@ struct Group {
   // `dead_letter_retention`.
   std::optional<Seconds> dead_letter_redrive{};
   std::optional<Seconds> dead_letter_retention{};
+  // Set exactly when strategy == kDeclared: the compiled declared strategy.
+  std::optional<HandlerProgram> declared = std::nullopt;
   bool operator==(const Group&) const = default;
 };
 
@@ -132,6 +138,14 @@ std::string_view RelayStyleName(RelayStyle s);
 std::optional<RelayStyle> ParseRelayStyle(std::string_view name);
 std::string_view MessageIdentityName(MessageIdentity m);
 std::optional<MessageIdentity> ParseMessageIdentity(std::string_view name);
+// The strategy questions asked of a group, for built-in and declared
+// strategies alike; code that may see a declared strategy asks these.
+StrategyFamily FamilyOf(const Group& g);
+int StepCount(const Group& g);
+bool HasInbox(const Group& g);
+// The built-in's name, or the declared strategy's name followed by its
+// file: "loyalty.inbox (strategies/loyalty.inbox.toml)".
+std::string StrategyLabel(const Group& g);
 
 // Remaining fault budgets are part of the state; these are the initial pools.
 struct FaultBudgets {

@@ -194,7 +194,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (config_.claim_bound > 0 && row.token >= config_.claim_bound) {
         return Guard::kClaimBound;
       }
-      if (s.database_down > 0) return Guard::kDatabaseDown;
+      if (timing_.timed && s.database_down > 0) return Guard::kDatabaseDown;
       return Guard::kEnabled;
     }
     case ActionKind::kSend:
@@ -211,7 +211,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (s.relays[a.relay].phase != RelayPhase::kSent) {
         return Guard::kRelayNotSent;
       }
-      return s.database_down > 0 ? Guard::kDatabaseDown : Guard::kEnabled;
+      return timing_.timed && s.database_down > 0 ? Guard::kDatabaseDown
+                                                  : Guard::kEnabled;
     case ActionKind::kExpire: {
       const EventCells& row = s.events[a.event];
       if (row.lease != Lease::kActive) return Guard::kLeaseNotActive;
@@ -238,7 +239,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (s.group_events[a.group * events + a.event].ready == 0) {
         return Guard::kNoCopyReady;
       }
-      return s.down[a.group] > 0 ? Guard::kGroupDown : Guard::kEnabled;
+      return timing_.timed && s.down[a.group] > 0 ? Guard::kGroupDown
+                                                  : Guard::kEnabled;
     }
     case ActionKind::kStep:
     case ActionKind::kCrashConsumer:
@@ -256,7 +258,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kRedeliver && s.budgets.redeliveries == 0) {
         return Guard::kNoRedeliveryBudget;
       }
-      if (a.kind == ActionKind::kStep && s.down[a.group] > 0) {
+      if (a.kind == ActionKind::kStep && timing_.timed && s.down[a.group] > 0) {
         return Guard::kGroupDown;
       }
       if (a.kind == ActionKind::kCrashConsumer && Parks(a.group) &&
@@ -277,7 +279,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kAckLost && s.budgets.lost_consumer_acks == 0) {
         return Guard::kNoConsumerAckBudget;
       }
-      if (a.kind == ActionKind::kAcknowledge && s.down[a.group] > 0) {
+      if (a.kind == ActionKind::kAcknowledge && timing_.timed &&
+          s.down[a.group] > 0) {
         return Guard::kGroupDown;
       }
       if (a.kind == ActionKind::kAckLost && Parks(a.group) &&
@@ -552,6 +555,16 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
     case Strategy::kCacheInvalidate:
       key_cells->fresh = 1;
       break;
+    case Strategy::kDeclared: {
+      const HandlerProgram& program = *config_.groups[group].declared;
+      const std::optional<std::uint16_t>& version =
+          config_.events[event].version;
+      RunHandlerStep(
+          program, step,
+          HandlerCells{&cells, key_cells, version ? *version : 0, &inst.memo,
+                       step + 1 == static_cast<int>(program.steps.size())});
+      break;
+    }
   }
 }
 
@@ -650,7 +663,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
       inst.event = a.event + 1;
       RunStrategyStep(s, a.group, a.instance, a.event, 0);
-      inst.phase = StepCount(config_.groups[a.group].strategy) == 1
+      inst.phase = StepCount(config_.groups[a.group]) == 1
                        ? InstancePhase::kHolding
                        : InstancePhase::kMidway;
       break;
@@ -850,7 +863,7 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
     return fmt::format(
         "instance {} of group {} is {}", a.instance + 1,
         config_.groups[a.group].name,
-        InstanceText(config_, config_.groups[a.group].strategy,
+        InstanceText(config_, config_.groups[a.group],
                      s.instances[FirstInstance(a.group) + a.instance]));
   };
   const std::string& event_name = config_.events[a.event].name;

@@ -84,20 +84,20 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     for (int i = 0; i < group.instances; ++i) {
       add(fmt::format("instance[{}/{}]", group.name, i + 1),
           InstanceText(
-              config, group.strategy,
+              config, group,
               s.instances[model.FirstInstance(static_cast<int>(g)) + i]));
     }
   }
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
     const Group& group = config.groups[g];
-    const StrategyFamily family = FamilyOf(group.strategy);
+    const StrategyFamily family = FamilyOf(group);
     for (std::size_t e = 0; e < events; ++e) {
       const GroupEventCells& c = s.group_events[g * events + e];
       const std::string& ev = config.events[e].name;
       if (family == StrategyFamily::kCredit) {
         add(fmt::format("{}.effects[{}]", group.name, ev),
             fmt::format("{}", c.effects));
-        if (HasInbox(group.strategy)) {
+        if (HasInbox(group)) {
           add(fmt::format("{}.inbox[{}]", group.name, ev),
               fmt::format("{}", c.inbox));
         }

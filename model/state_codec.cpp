@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "model/timing.h"
 
@@ -53,9 +54,12 @@ enum class Field : std::uint8_t {
 // `group` is the consumer group the field belongs to, or -1;
 // `instance_group[i]` is the group of instance i. The one place that fixes
 // the packing order: Encode, EncodeRenamed, Decode and the widths use it.
+// `time` false skips the cells of model/TIME.md, which an untimed config
+// never sets (they would take 0 bits anyway; skipping them keeps the walk
+// as short as it was before time existed).
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
-                 const Renaming& m, F f) {
+                 const Renaming& m, bool time, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
@@ -64,8 +68,10 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(e.lease, Field::kLease, -1);
     f(e.completed_token, Field::kToken, -1);
     f(e.offered, Field::kOffered, -1);
-    f(e.clock, Field::kLeaseClock, -1);
-    f(e.window, Field::kWindowAge, -1);
+    if (time) {
+      f(e.clock, Field::kLeaseClock, -1);
+      f(e.window, Field::kWindowAge, -1);
+    }
     f(e.pending, Field::kPending, -1);
     f(e.log_position, Field::kLogPosition, -1);
   }
@@ -74,7 +80,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(r.phase, Field::kPhase, -1);
     f(r.event, Field::kEventRef, -1);
     f(r.token, Field::kToken, -1);
-    f(r.retrying, Field::kRetrying, -1);
+    if (time) f(r.retrying, Field::kRetrying, -1);
   }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
     auto& inst = s.instances[m.instance_from[i]];
@@ -91,10 +97,12 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       f(c.inbox, Field::kInbox, g);
       f(c.ledger, Field::kLedger, g);
       f(c.sent, Field::kSent, g);
-      f(c.inbox_age, Field::kInboxAge, g);
-      f(c.parked, Field::kParked, g);
-      f(c.attempts, Field::kAttempts, g);
-      f(c.park_age, Field::kParkAge, g);
+      if (time) {
+        f(c.inbox_age, Field::kInboxAge, g);
+        f(c.parked, Field::kParked, g);
+        f(c.attempts, Field::kAttempts, g);
+        f(c.park_age, Field::kParkAge, g);
+      }
     }
   }
   const std::size_t keys =
@@ -113,15 +121,18 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   f(b.lost_consumer_acks, Field::kBudget, -1);
   f(b.consumer_crashes, Field::kBudget, -1);
   f(b.redeliveries, Field::kBudget, -1);
+  // Issue 8's cells (0 bits each in a configuration that does not use
+  // them), before time's, which an untimed config skips.
+  f(b.failed_commits, Field::kBudget, -1);
+  f(b.lost_broker_writes, Field::kBudget, -1);
+  f(s.log.offset, Field::kOffset, -1);
+  f(s.log.position, Field::kReadPosition, -1);
+  if (!time) return;
   f(b.consumer_outages, Field::kBudget, -1);
   f(b.database_outages, Field::kBudget, -1);
   for (int g = 0; g < groups; ++g) f(s.down[g], Field::kDown, g);
   f(s.database_down, Field::kDatabaseDown, -1);
   f(s.now, Field::kNow, -1);
-  f(b.failed_commits, Field::kBudget, -1);
-  f(b.lost_broker_writes, Field::kBudget, -1);
-  f(s.log.offset, Field::kOffset, -1);
-  f(s.log.position, Field::kReadPosition, -1);
 }
 
 int Bits(int max_value) {
@@ -138,6 +149,12 @@ struct Bounds {
   int budget = 0;  // which budget of Budgets comes next
 
   int Max(Field what, int group) {
+    if (group >= 0 && config.groups[group].declared) {
+      if (std::optional<int> m =
+              MaxDeclared(what, *config.groups[group].declared)) {
+        return *m;
+      }
+    }
     const Strategy st =
         group >= 0 ? config.groups[group].strategy : Strategy::kCreditNaive;
     const StrategyFamily family = FamilyOf(st);
@@ -181,8 +198,8 @@ struct Bounds {
         const int pools[] = {b.premature_expiries, b.relay_crashes,
                              b.lost_publish_acks,  b.lost_consumer_acks,
                              b.consumer_crashes,   b.redeliveries,
-                             b.consumer_outages,   b.database_outages,
-                             b.failed_commits,     b.lost_broker_writes};
+                             b.failed_commits,     b.lost_broker_writes,
+                             b.consumer_outages,   b.database_outages};
         return pools[budget++];
       }
       case Field::kLeaseClock:
@@ -229,6 +246,35 @@ struct Bounds {
                    : 0;
     }
     return 0;
+  }
+
+  // The bounds of a declared strategy's cells: each `+=` statement runs at
+  // most once per delivered copy; rows are 0 or 1; versions are event
+  // versions or the program's constants. nullopt: as for every group.
+  std::optional<int> MaxDeclared(Field what, const HandlerProgram& p) const {
+    const auto adds = [&](HandlerTable t) {
+      return copies * p.adds[static_cast<std::size_t>(t)];
+    };
+    switch (what) {
+      case Field::kMemo:
+        return (1 << p.memo_bits) - 1;
+      case Field::kEffects:
+        return adds(HandlerTable::kEffects);
+      case Field::kSent:
+        return adds(HandlerTable::kSent);
+      case Field::kInbox:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kInbox)];
+      case Field::kLedger:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kLedger)];
+      case Field::kFresh:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kCache)];
+      case Field::kVersion:
+        return p.writes[static_cast<std::size_t>(HandlerTable::kVersion)]
+                   ? std::max(max_version, p.max_constant)
+                   : 0;
+      default:
+        return std::nullopt;
+    }
   }
 };
 
@@ -290,8 +336,10 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   }
   events_ = static_cast<int>(config.events.size());
   groups_ = static_cast<int>(config.groups.size());
+  time_ = TimeFeatureUsed(config).has_value() ||
+          b.consumer_outages + b.database_outages > 0;
   State s = shape_;
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_,
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, time_,
               [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
@@ -340,7 +388,7 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
                                std::uint8_t* out) const {
   BitWriter writer(out);
   std::size_t field = 0;
-  VisitFields(s, events_, groups_, instance_group_.data(), r,
+  VisitFields(s, events_, groups_, instance_group_.data(), r, time_,
               [&](const auto& value, Field what, int) {
                 auto v = static_cast<unsigned>(value);
                 if (v != 0 && what == Field::kRelayRef) {
@@ -362,7 +410,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   unsigned have = 0;
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_,
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, time_,
               [&](auto& value, Field, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;

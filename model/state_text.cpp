@@ -59,4 +59,20 @@ std::string InstanceText(const Config& config, Strategy strategy,
   return "?";
 }
 
+std::string InstanceText(const Config& config, const Group& group,
+                         const InstanceCells& i) {
+  if (!group.declared || i.phase != InstancePhase::kMidway) {
+    return InstanceText(config, group.strategy, i);
+  }
+  // A declared strategy's private data: the locals step 2 will read.
+  const HandlerProgram& p = *group.declared;
+  std::string text = fmt::format("midway({}", config.events[i.event - 1].name);
+  for (std::size_t l = 0; l < p.locals.size(); ++l) {
+    if (p.memo_bit[l] < 0) continue;
+    text += fmt::format(", {}={}", p.locals[l],
+                        (i.memo >> p.memo_bit[l]) & 1 ? "true" : "false");
+  }
+  return text + ")";
+}
+
 }  // namespace oc

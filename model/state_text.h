@@ -22,6 +22,10 @@ std::string RelayText(const Config& config, const RelayCells& relay);
 // it has any: "midway(e1, read inbox=0)", "midway(e1, ledger row new)".
 std::string InstanceText(const Config& config, Strategy strategy,
                          const InstanceCells& instance);
+// The same for an instance of `group`, which may have a declared strategy
+// (its midway text then shows the locals kept for step 2).
+std::string InstanceText(const Config& config, const Group& group,
+                         const InstanceCells& i);
 
 }  // namespace oc
 

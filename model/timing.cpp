@@ -137,12 +137,12 @@ Status ValidateTiming(const Config& c) {
   }
   for (std::size_t g = 0; g < c.groups.size(); ++g) {
     const Group& group = c.groups[g];
-    if (group.inbox_retention && !HasInbox(group.strategy)) {
+    if (group.inbox_retention && !HasInbox(group)) {
       return Status::Error(fmt::format(
           "groups[{}].inbox_retention: group '{}' uses {}, which keeps no "
           "inbox; retention applies to credit.inbox, credit.check_then_act "
           "and credit.effect_then_inbox",
-          g + 1, group.name, StrategyName(group.strategy)));
+          g + 1, group.name, StrategyLabel(group)));
     }
     if (group.inbox_cleanup_every && !group.inbox_retention) {
       return Status::Error(

@@ -186,7 +186,7 @@ std::string ConfigurationSection(const ScenarioResult& r) {
       out += fmt::format(
           "<tr><td><code>{}</code></td><td><code>{}</code></td>"
           "<td class=\"num\">{}</td></tr>\n",
-          Esc(g.name), Esc(StrategyName(g.strategy)), g.instances);
+          Esc(g.name), Esc(StrategyLabel(g)), g.instances);
     }
     out += "</tbody>\n</table>\n";
   }

@@ -305,7 +305,7 @@ void WriteConfig(JsonWriter& w, const Config& c) {
   for (const Group& g : c.groups) {
     w.BeginObject();
     w.Key("name").String(g.name);
-    w.Key("strategy").String(StrategyName(g.strategy));
+    w.Key("strategy").String(StrategyLabel(g));
     w.Key("instances").Number(g.instances);
     auto duration = [&](const std::optional<Seconds>& d) {
       return d ? std::optional<std::string>(FormatDuration(*d)) : std::nullopt;

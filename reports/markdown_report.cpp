@@ -332,8 +332,7 @@ void AppendConfiguration(const ScenarioResult& result, std::string& out) {
   } else {
     out += "| Group | Strategy | Instances |\n|---|---|---:|\n";
     for (const Group& g : c.groups) {
-      out += TableRow({MarkdownCode(g.name),
-                       MarkdownCode(StrategyName(g.strategy)),
+      out += TableRow({MarkdownCode(g.name), MarkdownCode(StrategyLabel(g)),
                        fmt::format("{}", g.instances)});
     }
   }

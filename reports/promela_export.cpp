@@ -360,6 +360,8 @@ class PromelaWriter {
     const std::string memo = fmt::format("instance_memo[{}]", j);
     const auto key_cell = [&] { return g * keys_ + model_.KeyOf(e); };
     switch (config_.groups[g].strategy) {
+      case Strategy::kDeclared:  // refused by the export command
+        return {};
       case Strategy::kCreditNaive:
         return {fmt::format("effects[{}]++", cell)};
       case Strategy::kCreditInbox:

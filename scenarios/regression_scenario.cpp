@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 namespace oc {
 
 Result<Scenario> RegressionScenario(const ScenarioResult& result,
@@ -15,7 +17,18 @@ Result<Scenario> RegressionScenario(const ScenarioResult& result,
       "'{}' ({}), replayed as a pinned order.",
       violation.property, original.name, original.path);
   s.config = original.config;
+  // The regression file is written elsewhere: a declared strategy's file,
+  // relative to the original scenario's folder, becomes absolute.
+  for (Group& g : s.config.groups) {
+    if (!g.declared) continue;
+    g.declared->file = std::filesystem::absolute(
+                           std::filesystem::path(original.path).parent_path() /
+                           g.declared->file)
+                           .lexically_normal()
+                           .string();
+  }
   s.invariants = original.invariants;
+  s.expressions = original.expressions;
   s.must_fire = {};
   for (const Action& a : violation.trace.actions) {
     s.order.push_back(PinnedStep{a, FormatAction(s.config, a), {}});

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "invariants/invariant_expression.h"
 #include "model/action.h"
 #include "model/config.h"
 
@@ -68,6 +69,9 @@ struct Scenario {
   // Non-empty: replay exactly this order instead of exploring.
   std::vector<PinnedStep> order;
   Expectation expect;
+  // Invariants declared in the file ([[invariants]]), in file order; their
+  // names may be listed in `invariants` like the built-in ones.
+  std::vector<InvariantExpression> expressions;
 };
 
 }  // namespace oc

@@ -28,10 +28,30 @@ explorer::PropertyKind KindOf(InvariantKind kind) {
 }
 
 // REQUIRES: every name is a known invariant (the loader checked).
-std::vector<Property> PropertiesFor(const std::vector<std::string>& names,
-                                    const OutboxModel& model) {
+std::vector<Property> PropertiesFor(
+    const std::vector<std::string>& names,
+    const std::vector<InvariantExpression>& expressions,
+    const OutboxModel& model) {
   std::vector<Property> properties;
   for (const std::string& name : names) {
+    const auto declared = std::find_if(
+        expressions.begin(), expressions.end(),
+        [&](const InvariantExpression& x) { return x.name == name; });
+    if (declared != expressions.end()) {
+      const InvariantExpression* x = &*declared;
+      Property p;
+      p.name = name;
+      p.kind = KindOf(x->kind);
+      if (x->kind == InvariantKind::kTransition) {
+        p.holds_on = [x, &model](const State& a, const State& b) {
+          return x->HoldsOn(model, a, b);
+        };
+      } else {
+        p.holds = [x, &model](const State& s) { return x->Holds(model, s); };
+      }
+      properties.push_back(std::move(p));
+      continue;
+    }
     const Invariant* inv = FindInvariant(name);
     Property p;
     p.name = name;
@@ -345,7 +365,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   result.model = std::make_shared<const OutboxModel>(scenario.config);
   const OutboxModel& model = *result.model;
   const std::vector<Property> properties =
-      PropertiesFor(scenario.invariants, model);
+      PropertiesFor(scenario.invariants, result.scenario.expressions, model);
 
   if (!scenario.order.empty()) {
     if (Status s = Replay(model, properties, result); !s.ok()) return s;

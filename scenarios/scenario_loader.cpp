@@ -24,6 +24,7 @@
 #include "model/closest_name.h"
 #include "model/outbox_model.h"
 #include "model/timing.h"
+#include "scenarios/strategy_loader.h"
 
 namespace oc {
 namespace {
@@ -31,11 +32,13 @@ namespace {
 // The keys each table allows, in the order FORMAT.md lists them; also the
 // order of "allowed keys are ..." hints.
 constexpr std::string_view kTopKeys[] = {
-    "name",     "description", "relays", "events", "groups", "relay", "source",
-    "switches", "faults",      "time",   "broker", "bounds", "check", "expect"};
+    "name",   "description", "relays",   "events", "groups",
+    "relay",  "source",      "switches", "faults", "time",
+    "broker", "bounds",      "check",    "expect", "invariants"};
 constexpr std::string_view kRelayKeys[] = {"style", "message_id"};
 constexpr std::string_view kSourceKeys[] = {"commits"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
+constexpr std::string_view kExpressionKeys[] = {"name", "kind", "holds"};
 constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
                                            "version", "account", "amount"};
 constexpr std::string_view kGroupKeys[] = {"name",
@@ -142,6 +145,7 @@ class Reader {
     if (s.ok()) s = ReadBroker(root);
     if (s.ok()) s = ReadBounds(root);
     if (s.ok()) s = Locate(Validate(out_.config));
+    if (s.ok()) s = ReadExpressions(root);
     // [check] and [expect] name relays, events and invariants of the
     // config, so they are read once it is known to be valid.
     if (s.ok()) s = ReadCheck(root);
@@ -522,7 +526,7 @@ class Reader {
       group.name = fmt::format("g{}", i + 1);
       Status s = CheckKeys(*table, field, kGroupKeys);
       if (s.ok()) s = OptionalString(*table, field, "name", group.name);
-      if (s.ok()) s = ReadStrategy(*table, field, group.strategy);
+      if (s.ok()) s = ReadStrategy(*table, field, group);
       if (s.ok()) {
         s = OptionalInteger(*table, field, "instances", 1, kMaxInstances,
                             group.instances);
@@ -535,7 +539,8 @@ class Reader {
   }
 
   Status ReadStrategy(const toml::table& group, std::string_view group_field,
-                      Strategy& out) {
+                      Group& out_group) {
+    Strategy& out = out_group.strategy;
     std::vector<std::string_view> names;
     for (Strategy s : kAllStrategies) names.push_back(StrategyName(s));
     const std::string field = Dotted(group_field, "strategy");
@@ -545,7 +550,12 @@ class Reader {
           PositionOf(group.source()), field,
           fmt::format("missing; expected one of {}", fmt::join(names, ", ")));
     }
-    if (!node->is_string()) return TypeError(*node, field, "a string");
+    if (const toml::table* declared = node->as_table()) {
+      return ReadDeclaredStrategy(*declared, field, out_group);
+    }
+    if (!node->is_string()) {
+      return TypeError(*node, field, "a string or a table { file = \"...\" }");
+    }
     const std::string& name = node->as_string()->get();
     const std::optional<Strategy> strategy = ParseStrategy(name);
     if (!strategy) {
@@ -618,6 +628,36 @@ class Reader {
                                         "commit times", kCommitTimes);
     if (!commits.ok()) return commits.status();
     out_.config.commits_during_run = commits.value() == "during_run";
+    return Status::Ok();
+  }
+
+  // `strategy = { file = "PATH" }`: a declared strategy, PATH relative to
+  // the scenario file's folder. Its own errors name the strategy file.
+  Status ReadDeclaredStrategy(const toml::table& table,
+                              const std::string& field, Group& out) {
+    static constexpr std::string_view kDeclaredKeys[] = {"file"};
+    Status s = CheckKeys(table, field, kDeclaredKeys);
+    if (!s.ok()) return s;
+    const toml::node* file = table.get("file");
+    if (file == nullptr) {
+      return Error(PositionOf(table.source()), Dotted(field, "file"),
+                   "missing; the strategy file, relative to this scenario's "
+                   "folder");
+    }
+    if (!file->is_string()) {
+      return TypeError(*file, Dotted(field, "file"), "a string");
+    }
+    const std::string& written = file->as_string()->get();
+    const std::filesystem::path resolved =
+        (std::filesystem::path(path_).parent_path() / written)
+            .lexically_normal();
+    Result<HandlerProgram> program =
+        LoadStrategyFile(resolved.string(), written);
+    // Its own errors name the strategy file, line and column.
+    if (!program.ok()) return program.status();
+    Note(field, *file);
+    out.strategy = Strategy::kDeclared;
+    out.declared = std::move(program).value();
     return Status::Ok();
   }
 
@@ -767,7 +807,10 @@ class Reader {
       if (!element.is_string()) return TypeError(element, field, "a string");
       const std::string& name = element.as_string()->get();
       const Invariant* invariant = FindInvariant(name);
-      if (invariant == nullptr) {
+      const bool declared = std::any_of(
+          out_.expressions.begin(), out_.expressions.end(),
+          [&](const InvariantExpression& x) { return x.name == name; });
+      if (invariant == nullptr && !declared) {
         const std::string suggestion = SuggestInvariant(name);
         const std::string hint =
             suggestion.empty()
@@ -780,10 +823,100 @@ class Reader {
           out_.invariants.end()) {
         return Error(element, field, fmt::format("'{}' is listed twice", name));
       }
+      if (invariant == nullptr) {
+        out_.invariants.push_back(name);  // declared in [[invariants]]
+        continue;
+      }
       if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
         return Error(element, field, s.message());
       }
       out_.invariants.push_back(name);
+    }
+    return Status::Ok();
+  }
+
+  // [[invariants]]: invariants written as expressions over durable state,
+  // compiled against the (valid) configuration.
+  Status ReadExpressions(const toml::table& root) {
+    const toml::node* node = root.get("invariants");
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return TypeError(*node, "invariants", "an array of tables");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = *array->get(i);
+      const std::string field = Indexed("invariants", i);
+      const toml::table* table = element.as_table();
+      if (table == nullptr) return TypeError(element, field, "a table");
+      Status s = CheckKeys(*table, field, kExpressionKeys);
+      if (!s.ok()) return s;
+      InvariantExpression x;
+      const toml::node* name = table->get("name");
+      if (name == nullptr) {
+        return Error(PositionOf(table->source()), Dotted(field, "name"),
+                     "missing; the name check.invariants lists it by");
+      }
+      if (!name->is_string()) {
+        return TypeError(*name, Dotted(field, "name"), "a string");
+      }
+      x.name = name->as_string()->get();
+      if (FindInvariant(x.name) != nullptr) {
+        return Error(*name, Dotted(field, "name"),
+                     fmt::format("'{}' is a built-in invariant; choose "
+                                 "another name",
+                                 x.name));
+      }
+      for (const InvariantExpression& other : out_.expressions) {
+        if (other.name == x.name) {
+          return Error(*name, Dotted(field, "name"),
+                       fmt::format("'{}' is used twice", x.name));
+        }
+      }
+      constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
+      const toml::node* kind = table->get("kind");
+      if (kind != nullptr) {
+        if (!kind->is_string()) {
+          return TypeError(*kind, Dotted(field, "kind"), "a string");
+        }
+        const std::string& k = kind->as_string()->get();
+        const auto it = std::find(std::begin(kKinds), std::end(kKinds), k);
+        if (it == std::end(kKinds)) {
+          std::string hint = DidYouMean(k, kKinds);
+          if (hint.empty()) hint = "; kinds are safety, transition, at_rest";
+          return Error(*kind, Dotted(field, "kind"),
+                       fmt::format("unknown kind '{}'{}", k, hint));
+        }
+        x.kind = static_cast<InvariantKind>(it - std::begin(kKinds));
+      }
+      const toml::node* holds = table->get("holds");
+      if (holds == nullptr) {
+        return Error(PositionOf(table->source()), Dotted(field, "holds"),
+                     "missing; a boolean expression over durable state, "
+                     "e.g. \"all(events, billing.effects[event] <= 1)\"");
+      }
+      if (!holds->is_string()) {
+        return TypeError(*holds, Dotted(field, "holds"), "a string");
+      }
+      x.text = holds->as_string()->get();
+      ExpressionError error;
+      if (!CompileInvariantExpression(out_.config, x, error)) {
+        // The string's value starts one character after its opening quote.
+        SourcePosition at = PositionOf(holds->source());
+        int column = at.column + 1;
+        for (int c = 0; c < error.offset; ++c) {
+          if (x.text[static_cast<std::size_t>(c)] == '\n') {
+            ++at.line;
+            column = 1;
+          } else {
+            ++column;
+          }
+        }
+        at.column = column;
+        return Error(at, Dotted(field, "holds"), error.message);
+      }
+      Note(field, element);
+      out_.expressions.push_back(std::move(x));
     }
     return Status::Ok();
   }

@@ -100,7 +100,10 @@ void WriteConfig(const Config& config, std::string& out) {
   for (const Group& g : config.groups) {
     out += fmt::format(
         "\n[[groups]]\nname = {}\nstrategy = {}\ninstances = {}\n",
-        Quote(g.name), Quote(StrategyName(g.strategy)), g.instances);
+        Quote(g.name),
+        g.declared ? fmt::format("{{ file = {} }}", Quote(g.declared->file))
+                   : Quote(StrategyName(g.strategy)),
+        g.instances);
     duration("inbox_retention", g.inbox_retention);
     duration("inbox_cleanup_every", g.inbox_cleanup_every);
     if (!g.redelivery.empty()) {
@@ -221,6 +224,12 @@ std::string FormatScenario(const Scenario& scenario) {
   WriteBounds(scenario, out);
   WriteCheck(scenario, out);
   WriteExpect(scenario.expect, out);
+  for (const InvariantExpression& x : scenario.expressions) {
+    constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
+    out += fmt::format(
+        "\n[[invariants]]\nname = {}\nkind = \"{}\"\nholds = {}\n",
+        Quote(x.name), kKinds[static_cast<int>(x.kind)], Quote(x.text));
+  }
   return out;
 }
 

@@ -10,7 +10,7 @@ checker=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for threads in 1 3; do
-  "$checker" check scenarios/seed scenarios/examples scenarios/presets --no-time \
+  "$checker" check scenarios/seed scenarios/examples scenarios/presets scenarios/consumers --no-time \
     --traces always --threads "$threads" --report-dir "$work/r$threads" |
     grep -v '^reports written to' >"$work/out$threads.txt"
 done

@@ -432,14 +432,14 @@ TEST_CASE("an unknown key far from any allowed one lists the allowed keys") {
   CHECK(ErrorOf("relays = 1\n[fault_budgets]\n") ==
         "scenarios/x.toml:2:2: fault_budgets: unknown key; allowed keys are "
         "name, description, relays, events, groups, relay, source, "
-        "switches, faults, time, broker, bounds, check, expect");
+        "switches, faults, time, broker, bounds, check, expect, invariants");
 }
 
 TEST_CASE("of several unknown keys the first in the file is reported") {
   CHECK(ErrorOf("zzz = 1\naaa = 2\n") ==
         "scenarios/x.toml:1:1: zzz: unknown key; allowed keys are name, "
         "description, relays, events, groups, relay, source, switches, "
-        "faults, time, broker, bounds, check, expect");
+        "faults, time, broker, bounds, check, expect, invariants");
 }
 
 TEST_CASE("unknown keys in every table name their dotted path") {
@@ -625,8 +625,8 @@ TEST_CASE("a group needs a known strategy") {
         "notification.ledger_then_send, notification.send_then_ledger, "
         "cache.invalidate");
   CHECK(ErrorOf("relays = 1\nevents = 1\n[[groups]]\nstrategy = 3\n") ==
-        "scenarios/x.toml:4:12: groups[1].strategy: expected a string, got "
-        "an integer");
+        "scenarios/x.toml:4:12: groups[1].strategy: expected a string or a "
+        "table { file = \"...\" }, got an integer");
 }
 
 TEST_CASE("a projection group needs a key on every event") {

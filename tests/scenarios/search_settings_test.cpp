@@ -23,6 +23,8 @@ std::vector<std::string> SearchedScenarioFiles() {
            std::string(OC_SOURCE_DIR) + "/scenarios")) {
     // The benchmarks are far too big to search six times in a test.
     if (entry.path().parent_path().filename() == "bench") continue;
+    // Strategy files, which scenarios name, are not scenarios.
+    if (entry.path().parent_path().filename() == "strategies") continue;
     if (entry.is_regular_file() && entry.path().extension() == ".toml") {
       files.push_back(entry.path().string());
     }

@@ -1,0 +1,196 @@
+#include "scenarios/strategy_loader.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "model/closest_name.h"
+
+namespace oc {
+namespace {
+
+constexpr std::string_view kStrategyKeys[] = {"name", "description", "steps"};
+
+std::string At(const std::string& path, const toml::source_region& r,
+               std::string_view field, std::string_view what) {
+  return fmt::format("{}:{}:{}: {}: {}", path, r.begin.line, r.begin.column,
+                     field, what);
+}
+
+std::string_view TypeWord(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a floating-point number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    default:
+      return "a date or time";
+  }
+}
+
+}  // namespace
+
+Result<HandlerProgram> ParseStrategyFile(std::string_view text,
+                                         const std::string& path,
+                                         const std::string& written_as) {
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string_view(path));
+  } catch (const toml::parse_error& e) {
+    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
+                                     e.source().begin.line,
+                                     e.source().begin.column, e.description()));
+  }
+  for (const auto& [key, value] : root) {
+    if (std::find(std::begin(kStrategyKeys), std::end(kStrategyKeys),
+                  key.str()) != std::end(kStrategyKeys)) {
+      continue;
+    }
+    std::string hint = DidYouMean(key.str(), kStrategyKeys);
+    if (hint.empty()) hint = "; allowed keys are name, description, steps";
+    return Status::Error(
+        At(path, key.source(), key.str(), "unknown key" + hint));
+  }
+  HandlerProgram program;
+  program.file = written_as;
+  const toml::node* name = root.get("name");
+  if (name == nullptr) {
+    return Status::Error(fmt::format(
+        "{}: name: missing; the strategy's name, e.g. \"loyalty.inbox\"",
+        path));
+  }
+  if (!name->is_string()) {
+    return Status::Error(
+        At(path, name->source(), "name",
+           fmt::format("expected a string, got {}", TypeWord(*name))));
+  }
+  program.name = name->as_string()->get();
+  if (program.name.empty()) {
+    return Status::Error(
+        At(path, name->source(), "name",
+           "empty; the strategy's name, e.g. \"loyalty.inbox\""));
+  }
+  if (const toml::node* d = root.get("description");
+      d != nullptr && !d->is_string()) {
+    return Status::Error(
+        At(path, d->source(), "description",
+           fmt::format("expected a string, got {}", TypeWord(*d))));
+  }
+  const toml::node* steps = root.get("steps");
+  if (steps == nullptr) {
+    return Status::Error(fmt::format(
+        "{}: steps: missing; one or two steps, each an array of statements",
+        path));
+  }
+  const toml::array* step_array = steps->as_array();
+  if (step_array == nullptr) {
+    return Status::Error(
+        At(path, steps->source(), "steps",
+           fmt::format("expected an array, got {}", TypeWord(*steps))));
+  }
+  if (step_array->empty() || step_array->size() > 2) {
+    return Status::Error(
+        At(path, steps->source(), "steps",
+           fmt::format("{} steps; a handler has 1 or 2 steps (transactions), "
+                       "as in MODEL.md section 4",
+                       step_array->size())));
+  }
+  std::vector<std::vector<HandlerSource>> sources;
+  for (std::size_t s = 0; s < step_array->size(); ++s) {
+    const toml::node& step = *step_array->get(s);
+    const std::string field = fmt::format("steps[{}]", s + 1);
+    const toml::array* statements = step.as_array();
+    if (statements == nullptr) {
+      return Status::Error(At(path, step.source(), field,
+                              fmt::format("expected an array of statements, "
+                                          "got {}",
+                                          TypeWord(step))));
+    }
+    if (statements->empty()) {
+      return Status::Error(At(path, step.source(), field,
+                              "empty; a step holds at least one statement"));
+    }
+    sources.emplace_back();
+    for (std::size_t i = 0; i < statements->size(); ++i) {
+      const toml::node& st = *statements->get(i);
+      const std::string sfield = fmt::format("{}[{}]", field, i + 1);
+      if (!st.is_string()) {
+        return Status::Error(
+            At(path, st.source(), sfield,
+               fmt::format("expected a string, got {}", TypeWord(st))));
+      }
+      const std::string& text = st.as_string()->get();
+      if (text.find('\n') != std::string::npos) {
+        return Status::Error(At(path, st.source(), sfield,
+                                "a statement is one line; write one "
+                                "statement per string"));
+      }
+      // The value's region starts at its opening quote.
+      sources.back().push_back(
+          HandlerSource{text, static_cast<int>(st.source().begin.line),
+                        static_cast<int>(st.source().begin.column) + 1});
+    }
+  }
+  HandlerError error;
+  if (!CompileHandler(sources, program, error)) {
+    return Status::Error(fmt::format("{}:{}:{}: steps[{}][{}]: {}", path,
+                                     error.line, error.column, error.step + 1,
+                                     error.statement + 1, error.message));
+  }
+  return program;
+}
+
+Result<HandlerProgram> LoadStrategyFile(const std::string& path,
+                                        const std::string& written_as) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return Status::Error(
+        fmt::format("{}: cannot read file: {}", path, std::strerror(errno)));
+  }
+  std::string text;
+  char buffer[1 << 14];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
+    text.append(buffer, n);
+  }
+  const int error = std::ferror(file) ? errno : 0;
+  std::fclose(file);
+  if (error != 0) {
+    return Status::Error(
+        fmt::format("{}: cannot read file: {}", path, std::strerror(error)));
+  }
+  return ParseStrategyFile(text, path, written_as);
+}
+
+std::string BuiltinDefinitionPath(std::string_view strategies_dir,
+                                  std::string_view name) {
+  return fmt::format("{}/{}.toml", strategies_dir, name);
+}
+
+Status UseBuiltinDefinitions(Config& config, std::string_view strategies_dir) {
+  for (Group& g : config.groups) {
+    if (g.declared) continue;
+    const std::string path =
+        BuiltinDefinitionPath(strategies_dir, StrategyName(g.strategy));
+    Result<HandlerProgram> program = LoadStrategyFile(path, path);
+    if (!program.ok()) return program.status();
+    g.strategy = Strategy::kDeclared;
+    g.declared = std::move(program).value();
+  }
+  return Status::Ok();
+}
+
+}  // namespace oc
