@@ -12,25 +12,10 @@
 #include "invariants/invariant.h"
 #include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
+#include "tests/scenarios/bundled_files.h"
 
 namespace oc {
 namespace {
-
-std::vector<std::string> BundledScenarioFiles() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(
-           std::string(OC_SOURCE_DIR) + "/scenarios")) {
-    // Benchmarks are checked by `outbox-check bench`, not by the unit tests.
-    if (entry.path().parent_path().filename() == "bench") continue;
-    // Strategy files, which scenarios name, are not scenarios.
-    if (entry.path().parent_path().filename() == "strategies") continue;
-    if (entry.is_regular_file() && entry.path().extension() == ".toml") {
-      files.push_back(entry.path().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // Replays `v`'s actions from the initial state and checks that the model
 // reaches the same states and that the last one breaks the invariant.
@@ -80,7 +65,7 @@ void CheckReplays(const OutboxModel& model, const Violation& v,
 
 TEST_CASE(
     "every bundled scenario meets its expectation with replayable traces") {
-  const std::vector<std::string> files = BundledScenarioFiles();
+  const std::vector<std::string> files = testing::BundledScenarioFiles();
   REQUIRE(files.size() >= 23);
   for (const std::string& file : files) {
     CAPTURE(file);

@@ -13,25 +13,10 @@
 
 #include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
+#include "tests/scenarios/bundled_files.h"
 
 namespace oc {
 namespace {
-
-std::vector<std::string> SearchedScenarioFiles() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(
-           std::string(OC_SOURCE_DIR) + "/scenarios")) {
-    // The benchmarks are far too big to search six times in a test.
-    if (entry.path().parent_path().filename() == "bench") continue;
-    // Strategy files, which scenarios name, are not scenarios.
-    if (entry.path().parent_path().filename() == "strategies") continue;
-    if (entry.is_regular_file() && entry.path().extension() == ".toml") {
-      files.push_back(entry.path().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 ScenarioResult Check(const Scenario& scenario, int threads, bool symmetry) {
   CheckOptions options;
@@ -73,7 +58,7 @@ void CheckSameTraces(const Exploration& a, const Exploration& b) {
 TEST_CASE(
     "thread count and symmetry change no verdict, count or trace length on "
     "any bundled scenario") {
-  const std::vector<std::string> files = SearchedScenarioFiles();
+  const std::vector<std::string> files = testing::BundledScenarioFiles();
   REQUIRE(files.size() >= 25);
   int reduced = 0;
   for (const std::string& file : files) {
