@@ -10,7 +10,8 @@
 //   dead_letter_expire(billing, e1)  cleanup(billing, e1)
 //   consumer_outage(billing)  database_outage
 //   source_commit(e1)  commit_fails(A)  flush_offset(A)  lose_write(e1)
-//                                                      (issue 8's actions)
+//                                                      (the relay styles'
+//                                                      actions)
 //
 // Relays, events and groups are named as in the Config; instances are
 // numbered from 1 within their group. FormatAction and ParseAction round-trip.
@@ -48,7 +49,7 @@ enum class ActionKind : std::uint8_t {
   kCleanup,           // group, event
   kConsumerOutage,    // group
   kDatabaseOutage,    // none
-  // Issue 8.
+  // Relay styles, message identity, source commits and lost writes.
   kSourceCommit,  // event: its source transaction commits
   kCommitFails,   // relay (row_lock): the commit after the send fails
   kFlushOffset,   // relay (cdc_offset): the read position becomes durable

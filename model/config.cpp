@@ -123,7 +123,7 @@ Status CheckRelayStyle(const Config& config) {
         "connector); got {}",
         name, config.relays.size()));
   }
-  // Issue 8's features are untimed: their actions have no place in the
+  // The relay styles' features are untimed: their actions have no place in the
   // urgency of model/TIME.md yet, so the two do not combine.
   if (std::string why; !IsSeedPipeline(config, &why)) {
     if (std::optional<std::string> feature = TimeFeatureUsed(config)) {

@@ -102,7 +102,7 @@ struct Group {
   bool operator==(const Group&) const = default;
 };
 
-// How the relay moves rows from the outbox to the broker (issue 8; the
+// How the relay moves rows from the outbox to the broker (the
 // README's "Which relay style for your library" says which library uses
 // which). Every style uses the claim / send / complete actions, each with
 // its own meaning:
@@ -157,7 +157,8 @@ struct FaultBudgets {
   int redeliveries = 0;        // V
   int consumer_outages = 0;    // each lasts time.consumer_outage
   int database_outages = 0;    // each lasts time.database_outage
-  // Issue 8. Row-lock relays only: commits that fail after the send.
+  // Relay styles, message identity, source commits and lost writes. Row-lock
+  // relays only: commits that fail after the send.
   int failed_commits = 0;  // F
   // Writes the broker acknowledged and then lost (unsynced, power failure).
   int lost_broker_writes = 0;  // B
@@ -203,7 +204,7 @@ struct Config {
   int claim_bound = 0;
   TimeConfig time;
   BrokerConfig broker;
-  // Issue 8: the relay style, the message identity, and whether the source
+  // Relay styles: the relay style, the message identity, and whether the source
   // transactions commit during the run (each event starts pending and a
   // source_commit(e) action commits it) instead of before it.
   RelayStyle relay_style = RelayStyle::kLeaseToken;

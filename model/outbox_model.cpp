@@ -53,7 +53,7 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoConsumerOutageBudget,
   kDatabaseAlreadyDown,
   kNoDatabaseOutageBudget,
-  // Issue 8.
+  // Relay styles, message identity, source commits and lost writes.
   kSourcePending,
   kRowLocked,
   kNotNextRow,
@@ -384,8 +384,8 @@ bool OutboxModel::Due(const State& s, const Action& a) const {
     case ActionKind::kConsumerOutage:
     case ActionKind::kDatabaseOutage:
     case ActionKind::kTick:
-    // Issue 8's faults (its actions meet no clock: Validate keeps them out
-    // of timed scenarios).
+    // The relay styles' faults (its actions meet no clock: Validate keeps them
+    // out of timed scenarios).
     case ActionKind::kCommitFails:
     case ActionKind::kLoseWrite:
       return false;
@@ -801,7 +801,7 @@ void OutboxModel::Successors(const State& s,
     }
   }
   if (!seed_pipeline_) {
-    // Issue 8's actions come last, after the seed's (whose order and
+    // The relay styles' actions come last, after the seed's (whose order and
     // traces stay as they were). Validate keeps them out of timed
     // scenarios, so there is no tick to come after them.
     for (std::uint8_t e = 0; e < events; ++e) {
@@ -1046,7 +1046,7 @@ constexpr std::string_view kActionClasses[] = {
     "acknowledge", "ack_lost", "crash_consumer", "redeliver",
     "send_deduplicated", "tick", "retry", "redrive", "dead_letter_expire",
     "cleanup", "consumer_outage", "database_outage",
-    // Issue 8.
+    // Relay styles, message identity, source commits and lost writes.
     "source_commit", "commit_fails", "flush_offset", "lose_write"};
 
 }  // namespace
@@ -1067,8 +1067,8 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
     case ActionKind::kSendAckLost:
       return 2;
     case ActionKind::kComplete: {
-      // Issue 8's styles have no fencing: their completion always counts
-      // as publishing (a re-acknowledged CDC record included).
+      // The relay styles' styles have no fencing: their completion always
+      // counts as publishing (a re-acknowledged CDC record included).
       if (config_.relay_style != RelayStyle::kLeaseToken) return 3;
       const int e = from.relays[a.relay].event - 1;
       return from.events[e].published == to.events[e].published ? 4 : 3;

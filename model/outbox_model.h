@@ -14,7 +14,7 @@
 // event, step, acknowledge, ack_lost, crash_consumer, redeliver; then, in a
 // timed scenario (model/TIME.md), for each group retry(g, e), redrive(g, e),
 // dead_letter_expire(g, e), cleanup(g, e) for each event and
-// consumer_outage(g); then database_outage; then issue 8's actions:
+// consumer_outage(g); then database_outage; then the relay styles' actions:
 // source_commit(e) for each event, commit_fails and flush_offset for each
 // relay, lose_write(e) for each event; last, tick.
 
@@ -87,7 +87,7 @@ class OutboxModel {
   // published the row ("complete_published", "complete_rejected": fenced
   // out or already published) and expire by whether it spent the premature
   // budget ("expire_premature", "expire_orphaned").
-  // Issue 8's classes (source_commit, commit_fails, flush_offset,
+  // The relay styles' classes (source_commit, commit_fails, flush_offset,
   // lose_write) come last.
   static std::vector<std::string> ActionClassNames();
   // REQUIRES: `to` is the successor of `from` by `a`.

@@ -100,8 +100,8 @@ std::uint64_t Fingerprint(const State& s) {
   t.Add(s.database_down);
   t.Add(s.now);
   if (timed) h.Add(t.Finish());
-  // Issue 8's fields are mixed in only when set, tagged by field, so that
-  // the fingerprints of the seed's states stay what they were.
+  // The relay styles' fields are mixed in only when set, tagged by field, so
+  // that the fingerprints of the seed's states stay what they were.
   auto add_if_set = [&h](std::uint64_t tag, std::uint64_t v) {
     if (v != 0) {
       h.Add(tag);

@@ -42,7 +42,7 @@ struct EventCells {
   // the broker accepted (for its dedup window).
   std::uint16_t clock = 0;
   std::uint16_t window = 0;
-  // Issue 8, with source.commits = "during_run" only (0 otherwise):
+  // Relay styles, with source.commits = "during_run" only (0 otherwise):
   // 1 while the source transaction that writes the row has not committed;
   // with the cdc_offset style, the row's position in the commit log
   // (1-based, 0 while pending).
@@ -103,13 +103,13 @@ struct Budgets {
   std::uint8_t redeliveries = 0;        // V
   std::uint8_t consumer_outages = 0;
   std::uint8_t database_outages = 0;
-  std::uint8_t failed_commits = 0;      // F (issue 8)
-  std::uint8_t lost_broker_writes = 0;  // B (issue 8)
+  std::uint8_t failed_commits = 0;      // F (relay styles)
+  std::uint8_t lost_broker_writes = 0;  // B (relay styles)
   bool operator==(const Budgets&) const = default;
 };
 
-// Issue 8: the relay's position in the outbox, for the styles that keep one
-// (0 for the others). sequence_cursor: `offset` is the durable cursor, the
+// Relay styles: the relay's position in the outbox, for the styles that keep
+// one (0 for the others). sequence_cursor: `offset` is the durable cursor, the
 // id of the last relayed row. cdc_offset: `offset` is the last flushed
 // offset (durable), `position` how far the connector has read the commit
 // log (in memory; a restart resets it to `offset`).
@@ -141,7 +141,7 @@ struct State {
   FixedCells<std::uint16_t, kMaxGroups> down;  // [g]
   std::uint16_t database_down = 0;
   std::uint16_t now = 0;
-  LogCells log;  // issue 8
+  LogCells log;  // relay styles
   bool operator==(const State&) const = default;
 };
 

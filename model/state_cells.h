@@ -10,7 +10,7 @@
 //   GROUP.effects[e1] .inbox[e1] .ledger[e1] .sent[e1]   (per strategy)
 //   GROUP.version[k1] .cache[k1]                         (per strategy)
 //   faults.premature_expiries ...                        (budgets left)
-// and issue 8's, only in configurations that use them:
+// and the relay styles', only in configurations that use them:
 //   outbox[e1].committed .log_position   outbox.last_seen
 // (with a style other than lease_token, a row shows no owner, token, lease
 // or completed_token: those styles never set them)

@@ -41,7 +41,7 @@ enum class Field : std::uint8_t {
   kDown,
   kDatabaseDown,
   kNow,
-  // Issue 8.
+  // Relay styles, message identity, source commits and lost writes.
   kPending,
   kLogPosition,  // a position in the commit log, or an id: 0..E
   kOffset,
@@ -121,7 +121,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   f(b.lost_consumer_acks, Field::kBudget, -1);
   f(b.consumer_crashes, Field::kBudget, -1);
   f(b.redeliveries, Field::kBudget, -1);
-  // Issue 8's cells (0 bits each in a configuration that does not use
+  // The relay styles' cells (0 bits each in a configuration that does not use
   // them), before time's, which an untimed config skips.
   f(b.failed_commits, Field::kBudget, -1);
   f(b.lost_broker_writes, Field::kBudget, -1);

@@ -11,7 +11,7 @@
 //    token bound plus P + A + Q + V;
 //  - tables a group's strategy never writes, and a lease column without
 //    leases, take no bits at all;
-//  - issue 8: with another relay style, a row is read again only after a
+//  - relay styles: with another relay style, a row is read again only after a
 //    relay crash or a failed commit (1 + C + F reads), tokens stay 0, and
 //    the commit flag, log places, cursor and read position take bits only
 //    in the configurations that use them (0..E for places and offsets).

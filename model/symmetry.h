@@ -5,7 +5,7 @@
 // and events whose type and attributes are all equal (only the name
 // differs), except with the sequence_cursor and cdc_offset relay styles,
 // where an event's index is its id or its place in the commit log and the
-// relay reads events in that order (issue 8; those styles run one relay, so
+// relay reads events in that order (those styles run one relay, so
 // only instances are interchangeable there). Renaming them maps reachable
 // states to reachable states, transitions to transitions, and leaves every
 // invariant's verdict alone, since invariants quantify over all events, groups

@@ -252,7 +252,7 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
   return warnings;
 }
 
-// Issue 8: the assumptions a verdict rests on that the seed never makes,
+// Relay styles: the assumptions a verdict rests on that the seed never makes,
 // one sentence each, so that a reader sees them beside the verdict.
 std::vector<std::string> Assumptions(const Config& config) {
   std::vector<std::string> out;

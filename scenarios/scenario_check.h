@@ -93,7 +93,7 @@ struct ScenarioResult {
   // Why the outcome is not kAsExpected, one sentence each.
   std::vector<std::string> mismatches;
 
-  // Issue 8: the assumptions the verdict rests on that the seed's pipeline
+  // Relay styles: the assumptions the verdict rests on that the seed's pipeline
   // does not make (a per-attempt message id, a broker that loses
   // acknowledged writes), one sentence each; also in `warnings`, and shown
   // in the one-line-per-scenario summary.

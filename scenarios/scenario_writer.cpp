@@ -114,7 +114,7 @@ void WriteConfig(const Config& config, std::string& out) {
     duration("dead_letter_redrive", g.dead_letter_redrive);
     duration("dead_letter_retention", g.dead_letter_retention);
   }
-  // Issue 8's tables only when they say something, so that the seed's
+  // The relay styles' tables only when they say something, so that the seed's
   // canonical form stays as it was.
   if (config.relay_style != RelayStyle::kLeaseToken ||
       config.message_id != MessageIdentity::kOutboxId) {

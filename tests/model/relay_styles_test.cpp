@@ -1,4 +1,4 @@
-// Issue 8: each relay style's claim, send, complete and crash, the source
+// Relay styles: each relay style's claim, send, complete and crash, the source
 // commits, the failed commit, the offset flush, the lost broker write and
 // per-attempt message ids, on tiny configs.
 
@@ -206,7 +206,7 @@ TEST_CASE("per-attempt message ids get past the inbox") {
   CHECK(Run(OutboxModel(c), order).group_events[0].effects == 2);
 }
 
-TEST_CASE("issue 8's cells and classes appear only where they are used") {
+TEST_CASE("the relay styles' cells and classes appear only where they are used") {
   const OutboxModel seed(testing::MakeConfig(1, 1));
   auto possible = [](const OutboxModel& m, std::string_view name) {
     return m.ClassPossible(OutboxModel::ClassesNamed(name).front());
@@ -236,7 +236,7 @@ TEST_CASE("issue 8's cells and classes appear only where they are used") {
   CHECK(std::count(names.begin(), names.end(), "connector.read_position") == 1);
 }
 
-TEST_CASE("the state codec round-trips issue 8's fields") {
+TEST_CASE("the state codec round-trips the relay styles' fields") {
   Config c = Styled(RelayStyle::kCdcOffset, 1, 3);
   c.commits_during_run = true;
   c.budgets.relay_crashes = 2;
