@@ -206,7 +206,8 @@ TEST_CASE("per-attempt message ids get past the inbox") {
   CHECK(Run(OutboxModel(c), order).group_events[0].effects == 2);
 }
 
-TEST_CASE("the relay styles' cells and classes appear only where they are used") {
+TEST_CASE(
+    "the relay styles' cells and classes appear only where they are used") {
   const OutboxModel seed(testing::MakeConfig(1, 1));
   auto possible = [](const OutboxModel& m, std::string_view name) {
     return m.ClassPossible(OutboxModel::ClassesNamed(name).front());
