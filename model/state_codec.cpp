@@ -29,7 +29,9 @@ enum class Field : std::uint8_t {
   kSent,
   kVersion,
   kFresh,
-  kBudget,
+  kBudget,       // the six budgets of MODEL.md, in order
+  kStyleBudget,  // failed commits, lost broker writes
+  kTimeBudget,   // consumer and database outages
   // Time (model/TIME.md).
   kLeaseClock,
   kWindowAge,
@@ -54,12 +56,13 @@ enum class Field : std::uint8_t {
 // `group` is the consumer group the field belongs to, or -1;
 // `instance_group[i]` is the group of instance i. The one place that fixes
 // the packing order: Encode, EncodeRenamed, Decode and the widths use it.
-// `time` false skips the cells of model/TIME.md, which an untimed config
-// never sets (they would take 0 bits anyway; skipping them keeps the walk
-// as short as it was before time existed).
+// `styles` false skips the cells of the other relay styles, and `time`
+// false those of model/TIME.md, which the seed's pipeline and an untimed
+// config never set (they would take 0 bits anyway; skipping them keeps the
+// walk, the hottest loop of a search, as short as the seed's model needs).
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
-                 const Renaming& m, bool time, F f) {
+                 const Renaming& m, bool styles, bool time, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
@@ -72,8 +75,10 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       f(e.clock, Field::kLeaseClock, -1);
       f(e.window, Field::kWindowAge, -1);
     }
-    f(e.pending, Field::kPending, -1);
-    f(e.log_position, Field::kLogPosition, -1);
+    if (styles) {
+      f(e.pending, Field::kPending, -1);
+      f(e.log_position, Field::kLogPosition, -1);
+    }
   }
   for (std::size_t i = 0; i < s.relays.size(); ++i) {
     auto& r = s.relays[m.relay_from[i]];
@@ -123,13 +128,15 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   f(b.redeliveries, Field::kBudget, -1);
   // The relay styles' cells (0 bits each in a configuration that does not use
   // them), before time's, which an untimed config skips.
-  f(b.failed_commits, Field::kBudget, -1);
-  f(b.lost_broker_writes, Field::kBudget, -1);
-  f(s.log.offset, Field::kOffset, -1);
-  f(s.log.position, Field::kReadPosition, -1);
+  if (styles) {
+    f(b.failed_commits, Field::kStyleBudget, -1);
+    f(b.lost_broker_writes, Field::kStyleBudget, -1);
+    f(s.log.offset, Field::kOffset, -1);
+    f(s.log.position, Field::kReadPosition, -1);
+  }
   if (!time) return;
-  f(b.consumer_outages, Field::kBudget, -1);
-  f(b.database_outages, Field::kBudget, -1);
+  f(b.consumer_outages, Field::kTimeBudget, -1);
+  f(b.database_outages, Field::kTimeBudget, -1);
   for (int g = 0; g < groups; ++g) f(s.down[g], Field::kDown, g);
   f(s.database_down, Field::kDatabaseDown, -1);
   f(s.now, Field::kNow, -1);
@@ -146,7 +153,8 @@ struct Bounds {
   int tokens = 0;
   int copies = 0;
   int max_version = 0;
-  int budget = 0;  // which budget of Budgets comes next
+  // Which budget of each kind comes next.
+  int budget = 0, style_budget = 0, time_budget = 0;
 
   int Max(Field what, int group) {
     if (group >= 0 && config.groups[group].declared) {
@@ -197,10 +205,16 @@ struct Bounds {
       case Field::kBudget: {
         const int pools[] = {b.premature_expiries, b.relay_crashes,
                              b.lost_publish_acks,  b.lost_consumer_acks,
-                             b.consumer_crashes,   b.redeliveries,
-                             b.failed_commits,     b.lost_broker_writes,
-                             b.consumer_outages,   b.database_outages};
+                             b.consumer_crashes,   b.redeliveries};
         return pools[budget++];
+      }
+      case Field::kStyleBudget: {
+        const int pools[] = {b.failed_commits, b.lost_broker_writes};
+        return pools[style_budget++];
+      }
+      case Field::kTimeBudget: {
+        const int pools[] = {b.consumer_outages, b.database_outages};
+        return pools[time_budget++];
       }
       case Field::kLeaseClock:
         return timing.has_lease_clock ? timing.lease_clock_cap : 0;
@@ -336,11 +350,12 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   }
   events_ = static_cast<int>(config.events.size());
   groups_ = static_cast<int>(config.groups.size());
+  styles_ = !IsSeedPipeline(config);
   time_ = TimeFeatureUsed(config).has_value() ||
           b.consumer_outages + b.database_outages > 0;
   State s = shape_;
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_, time_,
-              [&](auto&, Field what, int group) {
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
+              time_, [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
               });
@@ -388,7 +403,7 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
                                std::uint8_t* out) const {
   BitWriter writer(out);
   std::size_t field = 0;
-  VisitFields(s, events_, groups_, instance_group_.data(), r, time_,
+  VisitFields(s, events_, groups_, instance_group_.data(), r, styles_, time_,
               [&](const auto& value, Field what, int) {
                 auto v = static_cast<unsigned>(value);
                 if (v != 0 && what == Field::kRelayRef) {
@@ -410,8 +425,8 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   unsigned have = 0;
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_, time_,
-              [&](auto& value, Field, int) {
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
+              time_, [&](auto& value, Field, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;
                 while (have < width) {

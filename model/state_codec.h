@@ -84,8 +84,9 @@ class StateCodec {
   State shape_;
   int events_ = 0;
   int groups_ = 0;
-  std::vector<int> instance_group_;   // group of each instance
-  bool time_ = false;                 // the config uses model/TIME.md's cells
+  std::vector<int> instance_group_;  // group of each instance
+  bool styles_ = false;  // the config uses the other relay styles' cells
+  bool time_ = false;    // the config uses model/TIME.md's cells
   std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
