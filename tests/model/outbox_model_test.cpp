@@ -9,27 +9,8 @@
 namespace oc {
 namespace {
 
-// Applies the actions written in text form, in order; fails the test if one
-// is not enabled.
-State Run(const OutboxModel& m, std::vector<std::string> actions) {
-  State s = m.InitialStates().front();
-  for (const std::string& text : actions) {
-    const Result<Action> a = ParseAction(m.config(), text);
-    REQUIRE_MESSAGE(a.ok(), text);
-    Result<State> next = m.Apply(s, a.value());
-    const std::string why = next.ok() ? "" : next.status().message();
-    REQUIRE_MESSAGE(next.ok(), text << ": " << why);
-    s = std::move(next).value();
-  }
-  return s;
-}
-
-// Why `text` is not enabled in `s`, or "" if it is.
-std::string Why(const OutboxModel& m, const State& s, const std::string& text) {
-  const Result<Action> a = ParseAction(m.config(), text);
-  REQUIRE_MESSAGE(a.ok(), text);
-  return m.WhyDisabled(s, a.value()).value_or("");
-}
+using testing::Run;
+using testing::Why;
 
 Config TwoRelays(std::vector<Strategy> groups = {Strategy::kCreditNaive},
                  int instances = 1) {
