@@ -10,10 +10,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <span>
@@ -24,6 +21,7 @@
 #include "model/closest_name.h"
 #include "model/outbox_model.h"
 #include "model/timing.h"
+#include "scenarios/file_text.h"
 #include "scenarios/strategy_loader.h"
 
 namespace oc {
@@ -1084,24 +1082,9 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
 }
 
 Result<Scenario> LoadScenario(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    return Status::Error(
-        fmt::format("{}: cannot read file: {}", path, std::strerror(errno)));
-  }
-  std::string text;
-  char buffer[1 << 14];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
-    text.append(buffer, n);
-  }
-  const int error = std::ferror(file) ? errno : 0;
-  std::fclose(file);
-  if (error != 0) {
-    return Status::Error(
-        fmt::format("{}: cannot read file: {}", path, std::strerror(error)));
-  }
-  return ParseScenario(text, path);
+  const Result<std::string> text = ReadFileText(path);
+  if (!text.ok()) return text.status();
+  return ParseScenario(text.value(), path);
 }
 
 }  // namespace oc

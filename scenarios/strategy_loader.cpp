@@ -4,12 +4,10 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "model/closest_name.h"
+#include "scenarios/file_text.h"
 
 namespace oc {
 namespace {
@@ -155,24 +153,9 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
 
 Result<HandlerProgram> LoadStrategyFile(const std::string& path,
                                         const std::string& written_as) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    return Status::Error(
-        fmt::format("{}: cannot read file: {}", path, std::strerror(errno)));
-  }
-  std::string text;
-  char buffer[1 << 14];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
-    text.append(buffer, n);
-  }
-  const int error = std::ferror(file) ? errno : 0;
-  std::fclose(file);
-  if (error != 0) {
-    return Status::Error(
-        fmt::format("{}: cannot read file: {}", path, std::strerror(error)));
-  }
-  return ParseStrategyFile(text, path, written_as);
+  const Result<std::string> text = ReadFileText(path);
+  if (!text.ok()) return text.status();
+  return ParseStrategyFile(text.value(), path, written_as);
 }
 
 std::string BuiltinDefinitionPath(std::string_view strategies_dir,
