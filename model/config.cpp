@@ -80,7 +80,7 @@ Status CheckBudget(std::string_view field, int value) {
 }
 
 constexpr std::string_view kRelayStyleNames[] = {
-    "lease_token", "row_lock", "sequence_cursor", "cdc_offset"};
+    "lease_token", "row_lock", "sequence_cursor", "cdc_offset", "age_sweeper"};
 constexpr std::string_view kMessageIdentityNames[] = {"outbox_id",
                                                       "per_attempt"};
 
@@ -123,9 +123,36 @@ Status CheckRelayStyle(const Config& config) {
         "connector); got {}",
         name, config.relays.size()));
   }
-  // The relay styles' features are untimed: their actions have no place in the
-  // urgency of model/TIME.md yet, so the two do not combine.
-  if (std::string why; !IsSeedPipeline(config, &why)) {
+  if (style == RelayStyle::kAgeSweeper) {
+    if (!config.min_age) {
+      return Status::Error(
+          "relay.min_age: required with relay.style = \"age_sweeper\": the "
+          "age from which the sweeper sends a row still not marked "
+          "dispatched again");
+    }
+    if (config.time.lease) {
+      return Status::Error(
+          "time.lease: relay.style 'age_sweeper' takes no lease; leave "
+          "time.lease out (relay.send_time bounds a send, relay.min_age the "
+          "sweeper)");
+    }
+  } else {
+    for (const auto& [field, value] :
+         {std::pair<std::string_view, bool>{"min_age",
+                                            config.min_age.has_value()},
+          {"send_time", config.send_time.has_value()}}) {
+      if (value) {
+        return Status::Error(fmt::format(
+            "relay.{}: relay.style '{}' has no sweeper; only 'age_sweeper' "
+            "takes relay.{}",
+            field, name, field));
+      }
+    }
+  }
+  // The other relay styles' features are untimed: their actions have no
+  // place in the urgency of model/TIME.md yet, so the two do not combine.
+  // age_sweeper is the style that needs the clock.
+  if (std::string why; !UntimedStylesOnly(config, &why)) {
     if (std::optional<std::string> feature = TimeFeatureUsed(config)) {
       return Status::Error(fmt::format(
           "{}: {}, which does not combine with {} (model/TIME.md) yet; use "
@@ -187,9 +214,12 @@ std::optional<MessageIdentity> ParseMessageIdentity(std::string_view name) {
   return std::nullopt;
 }
 
-bool IsSeedPipeline(const Config& config, std::string* why) {
+namespace {
+
+std::string FirstStyleFeature(const Config& config, bool sweeper_is_seed) {
   std::string reason;
-  if (config.relay_style != RelayStyle::kLeaseToken) {
+  if (config.relay_style != RelayStyle::kLeaseToken &&
+      !(sweeper_is_seed && config.relay_style == RelayStyle::kAgeSweeper)) {
     reason =
         fmt::format("relay.style is '{}'", RelayStyleName(config.relay_style));
   } else if (config.message_id != MessageIdentity::kOutboxId) {
@@ -202,6 +232,19 @@ bool IsSeedPipeline(const Config& config, std::string* why) {
   } else if (config.budgets.lost_broker_writes > 0) {
     reason = "faults.lost_broker_writes is set";
   }
+  return reason;
+}
+
+}  // namespace
+
+bool IsSeedPipeline(const Config& config, std::string* why) {
+  const std::string reason = FirstStyleFeature(config, false);
+  if (why != nullptr) *why = reason;
+  return reason.empty();
+}
+
+bool UntimedStylesOnly(const Config& config, std::string* why) {
+  const std::string reason = FirstStyleFeature(config, true);
   if (why != nullptr) *why = reason;
   return reason.empty();
 }

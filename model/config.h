@@ -120,11 +120,18 @@ struct Group {
 //    the next entry of the commit log, complete records the broker's
 //    acknowledgement, flush_offset makes the read position durable, and a
 //    restart (crash_relay) resumes from the last flushed offset.
+//  - kAgeSweeper: no claim, no lease (Brighter's outbox sweeper, Spring
+//    Modulith's resubmission of incomplete publications). A row's first
+//    claim is the producer's dispatch, right after its transaction; later
+//    claims are the sweeper's, once the row is at least `min_age` old and
+//    still not marked; a send takes up to `send_time`; complete marks the
+//    row dispatched. Timed: model/TIME.md, "The age sweeper".
 enum class RelayStyle : std::uint8_t {
   kLeaseToken,
   kRowLock,
   kSequenceCursor,
   kCdcOffset,
+  kAgeSweeper,
 };
 
 // The id the inbox (and a deduplicating broker) keys on.
@@ -210,6 +217,11 @@ struct Config {
   RelayStyle relay_style = RelayStyle::kLeaseToken;
   MessageIdentity message_id = MessageIdentity::kOutboxId;
   bool commits_during_run = false;
+  // age_sweeper only (required with it): the age from which the sweeper
+  // sends a row still not marked dispatched again; and the longest a send
+  // takes (unset: a send returns at the instant it begins).
+  std::optional<Seconds> min_age{};
+  std::optional<Seconds> send_time{};
   bool operator==(const Config&) const = default;
 };
 
@@ -238,6 +250,11 @@ Status Validate(const Config& config);
 // no lost broker writes. Otherwise `why` (if not null) gets the first
 // difference in scenario-file words ("relay.style is 'row_lock'").
 bool IsSeedPipeline(const Config& config, std::string* why = nullptr);
+
+// As IsSeedPipeline, but an age_sweeper relay counts as the seed's: false
+// exactly when `config` uses a relay-style feature that has no place in
+// model/TIME.md's clock yet (and so does not combine with durations).
+bool UntimedStylesOnly(const Config& config, std::string* why = nullptr);
 
 // The distinct keys of the events, in order of first appearance. Projection
 // and cache tables are indexed by position in this list.

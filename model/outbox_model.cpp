@@ -63,6 +63,8 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNotCdc,
   kNoLostWriteBudget,
   kNoUndeliveredCopy,
+  // The age sweeper.
+  kRowTooYoung,
 };
 
 namespace {
@@ -112,6 +114,7 @@ int OutboxModel::NextRow(const State& s) const {
       return -1;
     case RelayStyle::kLeaseToken:
     case RelayStyle::kRowLock:
+    case RelayStyle::kAgeSweeper:
       break;
   }
   return -1;
@@ -186,6 +189,13 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
         case RelayStyle::kSequenceCursor:
         case RelayStyle::kCdcOffset:
           return NextRow(s) == a.event ? Guard::kEnabled : Guard::kNotNextRow;
+        case RelayStyle::kAgeSweeper:
+          // The producer's dispatch needs no read: it sends the row it has
+          // just written. The sweeper reads rows old enough and unmarked.
+          if (row.published) return Guard::kAlreadyPublished;
+          if (row.begun == 0) return Guard::kEnabled;
+          if (row.clock < timing_.min_age) return Guard::kRowTooYoung;
+          return s.database_down > 0 ? Guard::kDatabaseDown : Guard::kEnabled;
       }
       if (row.published) return Guard::kAlreadyPublished;
       if (config_.lease && row.lease == Lease::kActive) {
@@ -392,7 +402,16 @@ bool OutboxModel::Due(const State& s, const Action& a) const {
     case ActionKind::kExpire:
       return !Premature(s, a.event);
     case ActionKind::kClaim:
+      if (timing_.sweeper) {
+        // The dispatch comes at once; the sweeper within its poll interval
+        // of the row's reaching the minimum age.
+        return s.events[a.event].begun == 0 ||
+               s.events[a.event].clock >= timing_.sweep_due;
+      }
       return s.events[a.event].clock >= timing_.poll;
+    case ActionKind::kSend:
+      // A send returns any time within the longest send time.
+      return !timing_.sweeper || s.relays[a.relay].clock >= timing_.send_time;
     case ActionKind::kCleanup: {
       return s.group_events[a.group * events + a.event].inbox_age >=
              timing_.groups[a.group].cleanup_due;
@@ -412,6 +431,16 @@ bool OutboxModel::AnyDue(const State& s) const {
 
 bool OutboxModel::Waiting(const State& s) const {
   const std::size_t events = config_.events.size();
+  if (timing_.sweeper) {
+    for (const EventCells& row : s.events) {
+      if (!row.published && row.clock < timing_.sweep_due) return true;
+    }
+    for (const RelayCells& r : s.relays) {
+      if (r.phase == RelayPhase::kClaimed && r.clock < timing_.send_time) {
+        return true;
+      }
+    }
+  }
   if (timing_.has_lease_clock) {
     for (const EventCells& row : s.events) {
       if (row.published) continue;
@@ -452,7 +481,13 @@ void OutboxModel::Tick(State& s) const {
         age(row.clock, timing_.poll);
       }
     }
+    if (timing_.sweeper && !row.published) age(row.clock, timing_.sweep_due);
     if (timing_.window > 0 && row.offered > 0) age(row.window, timing_.window);
+  }
+  if (timing_.sweeper) {
+    for (RelayCells& r : s.relays) {
+      if (r.phase == RelayPhase::kClaimed) age(r.clock, timing_.send_time);
+    }
   }
   for (std::size_t g = 0; g < config_.groups.size(); ++g) {
     if (s.down[g] > 0) --s.down[g];
@@ -580,6 +615,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
         if (config_.relay_style == RelayStyle::kCdcOffset) {
           s.log.position += 1;
         }
+        row.begun = timing_.sweeper ? 1 : 0;
         break;
       }
       row.token += 1;
@@ -608,6 +644,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
           s.group_events[g * events + e].ready += 1;
         }
       }
+      relay.clock = 0;  // the age sweeper's send clock: this send is over
       if (a.kind == ActionKind::kSend) {
         relay.phase = RelayPhase::kSent;
       } else {
@@ -626,6 +663,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
         // out); sequence_cursor: the cursor moves to this id; cdc_offset:
         // the broker acknowledged the record.
         row.published = 1;
+        row.clock = 0;  // the age sweeper's row age stops
         if (config_.relay_style == RelayStyle::kSequenceCursor) {
           s.log.offset = std::max<std::uint8_t>(s.log.offset, relay.event);
         }
@@ -800,10 +838,23 @@ void OutboxModel::Successors(const State& s,
       }
     }
   }
+  if (timing_.timed) {
+    for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+      for (std::uint8_t e = 0; e < events; ++e) {
+        for (ActionKind k :
+             {ActionKind::kRetry, ActionKind::kRedrive,
+              ActionKind::kDeadLetterExpire, ActionKind::kCleanup}) {
+          offer(Action{k, 0, e, g, 0});
+        }
+      }
+      offer(Action{ActionKind::kConsumerOutage, 0, 0, g, 0});
+    }
+    offer(Action{ActionKind::kDatabaseOutage, 0, 0, 0, 0});
+  }
   if (!seed_pipeline_) {
-    // The relay styles' actions come last, after the seed's (whose order and
-    // traces stay as they were). Validate keeps them out of timed
-    // scenarios, so there is no tick to come after them.
+    // The relay styles' actions come after the seed's and time's (whose
+    // order and traces stay as they were). Of the styles, only age_sweeper
+    // is timed, and it has none of these actions enabled.
     for (std::uint8_t e = 0; e < events; ++e) {
       offer(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
     }
@@ -814,20 +865,8 @@ void OutboxModel::Successors(const State& s,
     for (std::uint8_t e = 0; e < events; ++e) {
       offer(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
     }
-    return;
   }
   if (!timing_.timed) return;
-  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
-    for (std::uint8_t e = 0; e < events; ++e) {
-      for (ActionKind k :
-           {ActionKind::kRetry, ActionKind::kRedrive,
-            ActionKind::kDeadLetterExpire, ActionKind::kCleanup}) {
-        offer(Action{k, 0, e, g, 0});
-      }
-    }
-    offer(Action{ActionKind::kConsumerOutage, 0, 0, g, 0});
-  }
-  offer(Action{ActionKind::kDatabaseOutage, 0, 0, 0, 0});
   // tick: Check's own test of due actions would enumerate them again.
   if (!due && Waiting(s) && (!timing_.tracks_now || s.now < timing_.horizon)) {
     out.emplace_back(Action{ActionKind::kTick, 0, 0, 0, 0}, s);
@@ -1034,6 +1073,12 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return fmt::format(
           "the broker holds no copy of {} that every group still waits for",
           event_name);
+    case Guard::kRowTooYoung:
+      return fmt::format(
+          "the row of event {} is {} old; its dispatch has begun, and the "
+          "sweeper sends it again only from relay.min_age {} on",
+          event_name, FormatDuration(s.events[a.event].clock * timing_.unit),
+          FormatDuration(*config_.min_age));
   }
   return std::nullopt;
 }

@@ -100,8 +100,9 @@ std::uint64_t Fingerprint(const State& s) {
   t.Add(s.database_down);
   t.Add(s.now);
   if (timed) h.Add(t.Finish());
-  // The relay styles' fields are mixed in only when set, tagged by field, so
-  // that the fingerprints of the seed's states stay what they were.
+  // The relay styles' fields (the age sweeper's clocks and flags included)
+  // are mixed in only when set, tagged by field, so that the fingerprints
+  // of the seed's states stay what they were.
   auto add_if_set = [&h](std::uint64_t tag, std::uint64_t v) {
     if (v != 0) {
       h.Add(tag);
@@ -111,6 +112,10 @@ std::uint64_t Fingerprint(const State& s) {
   for (std::size_t e = 0; e < s.events.size(); ++e) {
     add_if_set(0x801 + (e << 4), s.events[e].pending);
     add_if_set(0x802 + (e << 4), s.events[e].log_position);
+    add_if_set(0x807 + (e << 4), s.events[e].begun);
+  }
+  for (std::size_t r = 0; r < s.relays.size(); ++r) {
+    add_if_set(0x808 + (r << 4), s.relays[r].clock);
   }
   add_if_set(0x803, b.failed_commits);
   add_if_set(0x804, b.lost_broker_writes);

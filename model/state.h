@@ -38,8 +38,9 @@ struct EventCells {
   Lease lease = Lease::kNone;
   std::uint8_t completed_token = 0;  // token whose completion published it
   std::uint8_t offered = 0;          // copies the broker accepted and holds
-  // Time (model/TIME.md): the lease clock, and the age of the last copy
-  // the broker accepted (for its dedup window).
+  // Time (model/TIME.md): the lease clock (with the age_sweeper style, the
+  // row's age), and the age of the last copy the broker accepted (for its
+  // dedup window).
   std::uint16_t clock = 0;
   std::uint16_t window = 0;
   // Relay styles, with source.commits = "during_run" only (0 otherwise):
@@ -48,6 +49,9 @@ struct EventCells {
   // (1-based, 0 while pending).
   std::uint8_t pending = 0;
   std::uint8_t log_position = 0;
+  // age_sweeper only (0 otherwise): 1 once the producer's dispatch of the
+  // row began; from then on only the sweeper sends it.
+  std::uint8_t begun = 0;
   bool operator==(const EventCells&) const = default;
 };
 
@@ -58,6 +62,9 @@ struct RelayCells {
   // 1 after a lost publish acknowledgement: its next send retries in the
   // same producer session (broker.dedup = "producer_session").
   std::uint8_t retrying = 0;
+  // age_sweeper only (0 otherwise): units since its send began, while
+  // claimed (model/TIME.md, "The age sweeper").
+  std::uint16_t clock = 0;
   bool operator==(const RelayCells&) const = default;
 };
 

@@ -50,6 +50,17 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
           duration(s.events[e].clock));
     }
   }
+  if (timing.sweeper) {
+    for (std::size_t e = 0; e < events; ++e) {
+      const EventCells& row = s.events[e];
+      add(fmt::format("outbox[{}].dispatch_begun", config.events[e].name),
+          fmt::format("{}", row.begun));
+      // The age counts until the row is marked, and only up to the point
+      // past which nothing changes (capped clocks).
+      add(fmt::format("outbox[{}].age", config.events[e].name),
+          row.published ? std::string("-") : duration(row.clock));
+    }
+  }
   for (std::size_t e = 0; e < events; ++e) {
     add(fmt::format("broker.offered[{}]", config.events[e].name),
         fmt::format("{}", s.events[e].offered));
@@ -74,6 +85,12 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     if (config.broker.dedup == Dedup::kProducerSession) {
       add(fmt::format("relay[{}].retrying", config.relays[r]),
           fmt::format("{}", s.relays[r].retrying));
+    }
+    if (timing.sweeper && timing.send_time > 0) {
+      add(fmt::format("relay[{}].sending_for", config.relays[r]),
+          s.relays[r].phase == RelayPhase::kClaimed
+              ? duration(s.relays[r].clock)
+              : std::string("-"));
     }
   }
   if (config.relay_style == RelayStyle::kCdcOffset) {
@@ -188,6 +205,9 @@ std::string ActionDetail(const OutboxModel& model, const State& before,
   const Config& config = model.config();
   switch (a.kind) {
     case ActionKind::kClaim:
+      if (config.relay_style == RelayStyle::kAgeSweeper) {
+        return before.events[a.event].begun == 0 ? "dispatch" : "sweep";
+      }
       if (config.relay_style != RelayStyle::kLeaseToken) return "";
       return fmt::format("token {}", before.events[a.event].token + 1);
     case ActionKind::kCommitFails:

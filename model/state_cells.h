@@ -16,6 +16,7 @@
 // or completed_token: those styles never set them)
 //   connector.flushed_offset  connector.read_position
 //   faults.failed_commits  faults.lost_broker_writes
+//   outbox[e1].dispatch_begun .age   relay[A].sending_for   (age_sweeper)
 // Only the tables a group's strategy uses are listed.
 
 #ifndef OUTBOX_CHECK_MODEL_STATE_CELLS_H_
@@ -51,7 +52,8 @@ std::vector<CellChange> ChangedCells(const OutboxModel& model,
                                      const State& before, const State& after);
 
 // What an action worked on that its text form does not say, from the state
-// before it: "token 1" for claim (the new token); "e1, token 1" for send,
+// before it: "token 1" for claim (the new token; with age_sweeper "dispatch"
+// or "sweep"); "e1, token 1" for send,
 // send_ack_lost, complete and crash_relay; "token 2" for expire; "" for the
 // consumer actions, whose arguments say it all.
 // REQUIRES: `a` is enabled in `before`.

@@ -48,6 +48,9 @@ enum class Field : std::uint8_t {
   kLogPosition,  // a position in the commit log, or an id: 0..E
   kOffset,
   kReadPosition,
+  // The age sweeper.
+  kBegun,
+  kSendClock,
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -78,6 +81,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     if (styles) {
       f(e.pending, Field::kPending, -1);
       f(e.log_position, Field::kLogPosition, -1);
+      f(e.begun, Field::kBegun, -1);
     }
   }
   for (std::size_t i = 0; i < s.relays.size(); ++i) {
@@ -85,7 +89,10 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(r.phase, Field::kPhase, -1);
     f(r.event, Field::kEventRef, -1);
     f(r.token, Field::kToken, -1);
-    if (time) f(r.retrying, Field::kRetrying, -1);
+    if (time) {
+      f(r.retrying, Field::kRetrying, -1);
+      f(r.clock, Field::kSendClock, -1);
+    }
   }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
     auto& inst = s.instances[m.instance_from[i]];
@@ -217,6 +224,7 @@ struct Bounds {
         return pools[time_budget++];
       }
       case Field::kLeaseClock:
+        if (timing.sweeper) return timing.Cap(timing.sweep_due);
         return timing.has_lease_clock ? timing.lease_clock_cap : 0;
       case Field::kWindowAge:
         return timing.Cap(timing.window);
@@ -258,6 +266,10 @@ struct Bounds {
         return config.relay_style == RelayStyle::kCdcOffset
                    ? static_cast<int>(config.events.size())
                    : 0;
+      case Field::kBegun:
+        return timing.sweeper ? 1 : 0;
+      case Field::kSendClock:
+        return timing.sweeper ? timing.Cap(timing.send_time) : 0;
     }
     return 0;
   }
@@ -330,6 +342,13 @@ StateCodec::StateCodec(const Config& config, const State& shape)
     case RelayStyle::kCdcOffset:
       // Read again only after a restart.
       claims = 1 + b.relay_crashes;
+      bounds.tokens = 0;
+      break;
+    case RelayStyle::kAgeSweeper:
+      // A relay that took a row holds it until it marks it (and then
+      // nobody takes it again) or crashes: each relay takes a row once,
+      // and once more per crash.
+      claims = static_cast<int>(config.relays.size()) + b.relay_crashes;
       bounds.tokens = 0;
       break;
   }

@@ -14,7 +14,10 @@
 //  - relay styles: with another relay style, a row is read again only after a
 //    relay crash or a failed commit (1 + C + F reads), tokens stay 0, and
 //    the commit flag, log places, cursor and read position take bits only
-//    in the configurations that use them (0..E for places and offsets).
+//    in the configurations that use them (0..E for places and offsets);
+//    with age_sweeper each relay takes a row at most once per crash (R + C
+//    sends), and the dispatch flag and the send clocks take bits only
+//    there.
 // Fields are packed in declaration order, least significant bit first.
 // The encoding is canonical: equal states have equal bytes and different
 // states different bytes, so bytes can be hashed and compared instead of

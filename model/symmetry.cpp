@@ -155,7 +155,8 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
                    (static_cast<std::uint64_t>(c.completed_token) << 11) |
                    (static_cast<std::uint64_t>(c.offered) << 19) |
                    (static_cast<std::uint64_t>(c.clock) << 27) |
-                   (static_cast<std::uint64_t>(c.window) << 43));
+                   (static_cast<std::uint64_t>(c.window) << 43) |
+                   (static_cast<std::uint64_t>(c.begun) << 59));
     for (int g = 0; g < groups; ++g) {
       const GroupEventCells& t = s.group_events[g * events + e];
       h = mix(h, t.ready | (t.effects << 8) | (t.inbox << 16) |
@@ -174,9 +175,11 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
   for (const RelayCells& r : s.relays) {
     if (r.event == 0) continue;
     const bool current = r.token == s.events[r.event - 1].token;
-    held[r.event - 1] += mix(1, static_cast<std::uint64_t>(r.phase) |
-                                    (static_cast<std::uint64_t>(r.token) << 2) |
-                                    (current ? 1u << 10 : 0));
+    held[r.event - 1] +=
+        mix(1, static_cast<std::uint64_t>(r.phase) |
+                   (static_cast<std::uint64_t>(r.token) << 2) |
+                   (current ? 1u << 10 : 0) |
+                   (static_cast<std::uint64_t>(r.clock) << 11));
   }
   for (int g = 0; g < groups; ++g) {
     for (int i = group_first_[g]; i < group_first_[g + 1]; ++i) {
@@ -274,7 +277,10 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
   std::array<std::uint64_t, kMaxRelays> keys;
   for (int r = 0; r < relays_; ++r) {
     const RelayCells& c = s.relays[r];
-    const std::uint64_t key = (static_cast<std::uint64_t>(c.retrying) << 42) |
+    // The age sweeper's send clock (< 2^14: at most kMaxTimeUnits) tops the
+    // key, which then still leaves kIndexBits for the index.
+    const std::uint64_t key = (static_cast<std::uint64_t>(c.clock) << 43) |
+                              (static_cast<std::uint64_t>(c.retrying) << 42) |
                               (static_cast<std::uint64_t>(c.phase) << 40) |
                               (event_ref(c.event) << 32) |
                               (static_cast<std::uint64_t>(c.token) << 16) |

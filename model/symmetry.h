@@ -6,7 +6,9 @@
 // differs), except with the sequence_cursor and cdc_offset relay styles,
 // where an event's index is its id or its place in the commit log and the
 // relay reads events in that order (those styles run one relay, so
-// only instances are interchangeable there). Renaming them maps reachable
+// only instances are interchangeable there). With the age sweeper, a
+// relay's send clock and a row's age and dispatch flag move with their
+// relay and row like every other cell. Renaming them maps reachable
 // states to reachable states, transitions to transitions, and leaves every
 // invariant's verdict alone, since invariants quantify over all events, groups
 // and relays.

@@ -35,6 +35,8 @@ std::vector<std::pair<std::string, Seconds>> Durations(const Config& c) {
     add(at + "dead_letter_redrive", group.dead_letter_redrive);
     add(at + "dead_letter_retention", group.dead_letter_retention);
   }
+  add("relay.min_age", c.min_age);
+  add("relay.send_time", c.send_time);
   return out;
 }
 
@@ -187,7 +189,12 @@ Timing ComputeTiming(const Config& c) {
   t.consumer_outage = Units(c.time.consumer_outage, t.unit);
   t.database_outage = Units(c.time.database_outage, t.unit);
   t.horizon = Units(c.time.horizon, t.unit);
-  t.has_lease_clock = c.time.lease || c.time.poll;
+  t.sweeper = c.relay_style == RelayStyle::kAgeSweeper;
+  // The age sweeper's row clock is an age, not a lease or poll clock.
+  t.has_lease_clock = (c.time.lease || c.time.poll) && !t.sweeper;
+  t.min_age = Units(c.min_age, t.unit);
+  t.send_time = Units(c.send_time, t.unit);
+  t.sweep_due = t.sweeper ? t.min_age + t.poll : 0;
   t.lease_clock_cap = t.Cap(std::max(t.lease, t.poll));
   t.tracks_now = c.time.horizon.has_value();
   for (const Group& group : c.groups) {
@@ -235,6 +242,14 @@ std::vector<std::string> TimingAssumptions(const Config& c) {
       (!resend || *c.time.database_outage > *resend)) {
     resend = c.time.database_outage;
     resend_text = "database outage";
+  }
+  if (c.relay_style == RelayStyle::kAgeSweeper && c.min_age) {
+    compare("longest send", c.send_time.value_or(0), "sweeper minimum age",
+            *c.min_age,
+            "every send returns before the sweeper looks at its row; only a "
+            "crash between the send and the mark leads to a second send",
+            "the sweeper can send a row again while its first send is in "
+            "flight: duplicate send");
   }
   if (c.broker.window && resend) {
     compare("broker dedup window", *c.broker.window, resend_text, *resend,

@@ -59,6 +59,12 @@ struct Timing {
   int lease_clock_cap = 0;  // max(L, P)
   bool has_lease_clock = false;
   bool tracks_now = false;
+  // The age sweeper (relay.style = "age_sweeper"): a row's age clock
+  // (EventCells::clock) and each relay's send clock.
+  bool sweeper = false;
+  int min_age = 0;    // M
+  int send_time = 0;  // S; 0: a send returns at the instant it begins
+  int sweep_due = 0;  // M + P: a sweep is due; the row age's cap
 
   int Cap(int capped) const { return plain ? horizon : capped; }
 };

@@ -234,6 +234,137 @@ TEST_CASE("the state codec round-trips the relay styles' fields") {
   CHECK(m.Decode(bytes.data()) == s);
 }
 
+// Two relays (a producer and its sweeper); one unit is 5s: the minimum age
+// is 2 units, a send takes up to 3, the sweeper polls every unit.
+Config Sweeper(std::vector<Strategy> groups = {}) {
+  Config c = Styled(RelayStyle::kAgeSweeper, 2, 1, std::move(groups));
+  c.min_age = 10;
+  c.send_time = 15;
+  c.time.poll = 5;
+  return c;
+}
+
+TEST_CASE(
+    "age_sweeper: the dispatch goes at once, the sweeper only once the row "
+    "is old enough") {
+  OutboxModel m(Sweeper());
+  State s = m.InitialStates().front();
+  CHECK(Why(m, s, "tick") ==
+        "an action is due now (actions that are not faults happen before time "
+        "passes)");
+  s = Run(m, {"claim(r1, e1)"});
+  CHECK(s.relays[0] == RelayCells{RelayPhase::kClaimed, 1, 0});
+  CHECK(s.events[0].begun == 1);
+  CHECK(s.events[0].token == 0);  // no token, no owner, no lease
+  CHECK(s.events[0].owner == 0);
+  CHECK(Why(m, s, "claim(r2, e1)") ==
+        "the row of event e1 is 0s old; its dispatch has begun, and the "
+        "sweeper sends it again only from relay.min_age 10s on");
+  CHECK(Why(m, s, "send(r1)").empty());  // a send may return at once
+  // ... or later: time passes while the send is in flight.
+  s = Run(m, {"claim(r1, e1)", "tick"});
+  CHECK(s.relays[0].clock == 1);
+  CHECK(s.events[0].clock == 1);
+  s = Run(m, {"claim(r1, e1)", "tick", "tick"});
+  CHECK(Why(m, s, "claim(r2, e1)").empty());  // 10s old: the sweeper may
+  CHECK(Why(m, s, "tick").empty());           // within its poll interval
+  s = Run(m, {"claim(r1, e1)", "tick", "tick", "tick"});
+  // 15s: both the send and the sweep are due.
+  CHECK_FALSE(Why(m, s, "tick").empty());
+  s = Run(m, {"claim(r1, e1)", "tick", "tick", "tick", "claim(r2, e1)",
+              "send(r2)", "send(r1)", "complete(r1)", "complete(r2)"});
+  CHECK(s.events[0].offered == 2);  // the duplicate send
+  CHECK(s.events[0].published == 1);
+  CHECK(s.events[0].clock == 0);
+  CHECK(s.relays[0] == RelayCells{});
+  CHECK(s.relays[1] == RelayCells{});
+  std::vector<std::pair<Action, State>> next;
+  m.Successors(s, next);
+  CHECK(next.empty());  // at rest: a marked row waits for nothing
+}
+
+TEST_CASE("age_sweeper: a send that returns in time leaves nothing to sweep") {
+  OutboxModel m(Sweeper());
+  const State s = Run(m, {"claim(r1, e1)", "tick", "send(r1)", "complete(r1)"});
+  CHECK(s.events[0].published == 1);
+  CHECK(s.events[0].offered == 1);
+  CHECK(Why(m, s, "claim(r2, e1)") == "event e1 is already published");
+  CHECK(Why(m, s, "tick") == "nothing waits for time to pass");
+}
+
+TEST_CASE(
+    "age_sweeper: the sweeper recovers a crash between the send and the "
+    "mark") {
+  Config c = Sweeper({Strategy::kCreditInbox});
+  c.budgets.relay_crashes = 1;
+  OutboxModel m(c);
+  // A crash leaves the row begun and unmarked: no second dispatch, only
+  // the sweeper, once the row is old enough.
+  State s = Run(m, {"claim(r1, e1)", "send(r1)", "crash_relay(r1)"});
+  CHECK(s.events[0].begun == 1);
+  CHECK(s.events[0].published == 0);
+  CHECK(Why(m, s, "claim(r1, e1)") ==
+        "the row of event e1 is 0s old; its dispatch has begun, and the "
+        "sweeper sends it again only from relay.min_age 10s on");
+  s = Run(m,
+          {"claim(r1, e1)", "send(r1)", "crash_relay(r1)", "consume(g1, 1, e1)",
+           "acknowledge(g1, 1)", "tick", "tick", "claim(r1, e1)", "send(r1)",
+           "complete(r1)", "consume(g1, 1, e1)", "acknowledge(g1, 1)"});
+  CHECK(s.events[0].offered == 2);
+  CHECK(s.events[0].published == 1);
+  CHECK(s.group_events[0].effects == 1);  // the inbox holds
+}
+
+TEST_CASE("age_sweeper: the sweeper reads the outbox, the dispatch does not") {
+  Config c = Sweeper();
+  c.time.database_outage = 30;
+  c.budgets.database_outages = 1;
+  OutboxModel m(c);
+  State s = Run(m, {"database_outage", "claim(r1, e1)", "send(r1)"});
+  CHECK(Why(m, s, "complete(r1)") ==
+        "the outbox database is down for 6 more unit(s)");
+  s = Run(m, {"database_outage", "claim(r1, e1)", "send(r1)", "tick", "tick"});
+  CHECK(Why(m, s, "claim(r2, e1)") ==
+        "the outbox database is down for 4 more unit(s)");
+}
+
+TEST_CASE("the state codec round-trips the age sweeper's fields") {
+  Config c = Sweeper({Strategy::kCreditNaive});
+  c.budgets.relay_crashes = 1;
+  OutboxModel m(c);
+  const State s =
+      Run(m, {"claim(r1, e1)", "tick", "tick", "claim(r2, e1)", "tick"});
+  CHECK(s.relays[0].clock == 3);
+  CHECK(s.relays[1].clock == 1);
+  CHECK(s.events[0].clock == 3);
+  std::vector<std::uint8_t> bytes(m.EncodedSize());
+  m.Encode(s, bytes.data());
+  CHECK(m.Decode(bytes.data()) == s);
+  CHECK(Fingerprint(s) != Fingerprint(Run(m, {"claim(r1, e1)", "tick", "tick",
+                                              "claim(r2, e1)"})));
+}
+
+TEST_CASE("the age sweeper's cells appear only with the age sweeper") {
+  const OutboxModel m(Sweeper());
+  std::vector<std::string> names;
+  for (const Cell& cell : Cells(m, m.InitialStates().front())) {
+    names.push_back(cell.name);
+  }
+  for (const char* name : {"outbox[e1].dispatch_begun", "outbox[e1].age",
+                           "relay[r1].sending_for"}) {
+    CHECK(std::count(names.begin(), names.end(), name) == 1);
+  }
+  CHECK(std::count(names.begin(), names.end(), "outbox[e1].token") == 0);
+  const OutboxModel seed(testing::MakeConfig(1, 1));
+  for (const Cell& cell : Cells(seed, seed.InitialStates().front())) {
+    CHECK(cell.name.find("dispatch_begun") == std::string::npos);
+    CHECK(cell.name.find("sending_for") == std::string::npos);
+  }
+  CHECK(ActionDetail(m, m.InitialStates().front(),
+                     ParseAction(m.config(), "claim(r1, e1)").value()) ==
+        "dispatch");
+}
+
 TEST_CASE("configurations that break a style's rules do not validate") {
   Config c = Styled(RelayStyle::kRowLock, 1, 1);
   c.lease = false;
@@ -262,6 +393,18 @@ TEST_CASE("configurations that break a style's rules do not validate") {
         "faults.lost_consumer_acks: relay.message_id 'per_attempt' is "
         "modelled only without broker redeliveries to consumers (a "
         "redelivered copy keeps its id); set it to 0");
+  c = Styled(RelayStyle::kAgeSweeper, 1, 1);
+  CHECK(Validate(c).message() ==
+        "relay.min_age: required with relay.style = \"age_sweeper\": the age "
+        "from which the sweeper sends a row still not marked dispatched "
+        "again");
+  c.min_age = 60;
+  CHECK(Validate(c).ok());
+  c.budgets.lost_broker_writes = 1;
+  CHECK(Validate(c).message() ==
+        "faults.lost_broker_writes: faults.lost_broker_writes is set, which "
+        "does not combine with durations (relay.min_age is set) "
+        "(model/TIME.md) yet; use one or the other");
 }
 
 }  // namespace
