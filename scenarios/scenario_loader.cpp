@@ -33,7 +33,8 @@ constexpr std::string_view kTopKeys[] = {
     "name",   "description", "relays",   "events", "groups",
     "relay",  "source",      "switches", "faults", "time",
     "broker", "bounds",      "check",    "expect", "invariants"};
-constexpr std::string_view kRelayKeys[] = {"style", "message_id"};
+constexpr std::string_view kRelayKeys[] = {"style", "message_id", "min_age",
+                                           "send_time"};
 constexpr std::string_view kSourceKeys[] = {"commits"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
 constexpr std::string_view kExpressionKeys[] = {"name", "kind", "holds"};
@@ -599,7 +600,8 @@ class Reader {
     const toml::table& t = *table.value();
     if (Status s = CheckKeys(t, "relay", kRelayKeys); !s.ok()) return s;
     constexpr std::string_view kStyles[] = {"lease_token", "row_lock",
-                                            "sequence_cursor", "cdc_offset"};
+                                            "sequence_cursor", "cdc_offset",
+                                            "age_sweeper"};
     Result<std::string> style =
         OneOf(t, "relay", "style", "style", "styles", kStyles);
     if (!style.ok()) return style.status();
@@ -613,7 +615,13 @@ class Reader {
     if (!id.value().empty()) {
       out_.config.message_id = *ParseMessageIdentity(id.value());
     }
-    return Status::Ok();
+    // The age sweeper's knobs. A missing min_age is reported at [relay].
+    if (t.get("min_age") == nullptr) Note("relay.min_age", t);
+    Status s = OptionalDuration(t, "relay", "min_age", out_.config.min_age);
+    if (s.ok()) {
+      s = OptionalDuration(t, "relay", "send_time", out_.config.send_time);
+    }
+    return s;
   }
 
   Status ReadSource(const toml::table& root) {

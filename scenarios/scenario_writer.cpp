@@ -121,6 +121,14 @@ void WriteConfig(const Config& config, std::string& out) {
     out += fmt::format("\n[relay]\nstyle = {}\nmessage_id = {}\n",
                        Quote(RelayStyleName(config.relay_style)),
                        Quote(MessageIdentityName(config.message_id)));
+    if (config.min_age) {
+      out +=
+          fmt::format("min_age = {}\n", Quote(FormatDuration(*config.min_age)));
+    }
+    if (config.send_time) {
+      out += fmt::format("send_time = {}\n",
+                         Quote(FormatDuration(*config.send_time)));
+    }
   }
   if (config.commits_during_run) {
     out += "\n[source]\ncommits = \"during_run\"\n";

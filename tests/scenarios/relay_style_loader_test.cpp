@@ -53,9 +53,10 @@ TEST_CASE("an unknown style, identity or commit time is an error") {
   CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_locks\"\n") ==
         "scenarios/x.toml:4:9: relay.style: unknown style 'row_locks'; did "
         "you mean 'row_lock'?");
-  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n") ==
-        "scenarios/x.toml:4:9: relay.style: unknown style 'age_sweeper'; "
-        "styles are lease_token, row_lock, sequence_cursor, cdc_offset");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"sweeper\"\n") ==
+        "scenarios/x.toml:4:9: relay.style: unknown style 'sweeper'; "
+        "styles are lease_token, row_lock, sequence_cursor, cdc_offset, "
+        "age_sweeper");
   CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nmessage_id = 7\n") ==
         "scenarios/x.toml:4:14: relay.message_id: expected a string, got an "
         "integer");
@@ -99,6 +100,79 @@ TEST_CASE("issue 8's features refuse to combine with time") {
         "(model/TIME.md) yet; use one or the other");
 }
 
+TEST_CASE("the age sweeper's minimum age and send time are read") {
+  const Scenario s = Load(
+      "relays = [\"producer\", \"sweeper\"]\nevents = 1\n\n[relay]\n"
+      "style = \"age_sweeper\"\nmin_age = \"5s\"\nsend_time = \"10s\"\n");
+  CHECK(s.config.relay_style == RelayStyle::kAgeSweeper);
+  CHECK(s.config.min_age == 5);
+  CHECK(s.config.send_time == 10);
+  CHECK(Timed(s.config));
+  CHECK_FALSE(IsSeedPipeline(s.config));
+  CHECK(UntimedStylesOnly(s.config));
+}
+
+TEST_CASE("the age sweeper's knobs are checked where they are written") {
+  // A missing minimum age is reported at the [relay] header.
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = "
+                "\"age_sweeper\"\n") ==
+        "scenarios/x.toml:3:1: relay.min_age: required with relay.style = "
+        "\"age_sweeper\": the age from which the sweeper sends a row still "
+        "not marked dispatched again");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_lock\"\n"
+                "min_age = \"5s\"\n") ==
+        "scenarios/x.toml:5:11: relay.min_age: relay.style 'row_lock' has no "
+        "sweeper; only 'age_sweeper' takes relay.min_age");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nsend_time = \"5s\"\n") ==
+        "scenarios/x.toml:4:13: relay.send_time: relay.style 'lease_token' "
+        "has no sweeper; only 'age_sweeper' takes relay.send_time");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5 s\"\n") ==
+        "scenarios/x.toml:5:11: relay.min_age: '5 s' is not a duration; write "
+        "whole numbers with a unit s, m, h or d, largest first, as in "
+        "\"30s\", \"5m\", \"1h30m\", \"7d\"");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5s\"\nsend_time = \"0s\"\n") ==
+        "scenarios/x.toml:6:13: relay.send_time: a duration must be longer "
+        "than 0s");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = 5\n") ==
+        "scenarios/x.toml:5:11: relay.min_age: expected a duration string "
+        "such as \"5m\", got an integer");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5s\"\n[time]\nlease = \"1m\"\n") ==
+        "scenarios/x.toml:7:9: time.lease: relay.style 'age_sweeper' takes no "
+        "lease; leave time.lease out (relay.send_time bounds a send, "
+        "relay.min_age the sweeper)");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5s\"\nmin_ages = \"5s\"\n") ==
+        "scenarios/x.toml:6:1: relay.min_ages: unknown key; did you mean "
+        "'min_age'?");
+}
+
+TEST_CASE(
+    "the age sweeper combines with time, the other relay-style features "
+    "still do not") {
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5s\"\n[time]\npoll = \"5s\"\nhorizon = "
+                "\"1m\"\n[broker]\ndedup = \"window\"\nwindow = \"1m\"\n") ==
+        "(loaded)");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "message_id = \"per_attempt\"\nmin_age = \"5s\"\n") ==
+        "scenarios/x.toml:5:14: relay.message_id: relay.message_id is "
+        "'per_attempt', which does not combine with durations (relay.min_age "
+        "is set) (model/TIME.md) yet; use one or the other");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5s\"\n[source]\ncommits = \"during_run\"\n") ==
+        "scenarios/x.toml:7:11: source.commits: source.commits is "
+        "'during_run', which does not combine with durations (relay.min_age "
+        "is set) (model/TIME.md) yet; use one or the other");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"age_sweeper\"\n"
+                "min_age = \"5s\"\n[switches]\nfencing = true\n") ==
+        "scenarios/x.toml:7:11: switches.fencing: relay.style 'age_sweeper' "
+        "has no lease and no fencing token; leave [switches] out");
+}
+
 TEST_CASE("issue 8's keys survive parse, print, parse") {
   const Scenario first = Load(
       "relays = [\"A\", \"B\"]\nevents = 2\n\n[relay]\nstyle = \"row_lock\"\n"
@@ -111,6 +185,21 @@ TEST_CASE("issue 8's keys survive parse, print, parse") {
   CHECK(second.value().config == first.config);
   CHECK(FormatScenario(second.value()) == printed);
   CHECK(printed.find("[switches]") == std::string::npos);
+}
+
+TEST_CASE("the age sweeper's keys survive parse, print, parse") {
+  const Scenario first = Load(
+      "relays = [\"producer\", \"sweeper\"]\nevents = 1\n\n[relay]\n"
+      "style = \"age_sweeper\"\nmin_age = \"90s\"\nsend_time = \"10s\"\n"
+      "\n[time]\npoll = \"5s\"\n\n[faults]\nrelay_crashes = 1\n");
+  const std::string printed = FormatScenario(first);
+  INFO(printed);
+  CHECK(printed.find("min_age = \"1m30s\"\nsend_time = \"10s\"\n") !=
+        std::string::npos);
+  Result<Scenario> second = ParseScenario(printed, "elsewhere/other.toml");
+  if (!second.ok()) FAIL(second.status().message());
+  CHECK(second.value().config == first.config);
+  CHECK(FormatScenario(second.value()) == printed);
 }
 
 }  // namespace
