@@ -370,6 +370,10 @@ void WriteConfig(JsonWriter& w, const Config& c) {
     w.Key("message_id").String(MessageIdentityName(c.message_id));
     w.Key("source_commits")
         .String(c.commits_during_run ? "during_run" : "before_run");
+    if (c.relay_style == RelayStyle::kAgeSweeper) {
+      w.Key("min_age").OptionalString(duration(c.min_age));
+      w.Key("send_time").OptionalString(duration(c.send_time));
+    }
     w.EndObject();
   }
   w.EndObject();

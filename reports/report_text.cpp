@@ -117,6 +117,11 @@ std::string BoundsText(const ScenarioResult& result) {
   if (c.relay_style != RelayStyle::kLeaseToken) {
     text += fmt::format("; relay style {}", RelayStyleName(c.relay_style));
   }
+  if (c.relay_style == RelayStyle::kAgeSweeper) {
+    text += fmt::format(" (minimum age {}, sends up to {})",
+                        FormatDuration(c.min_age.value_or(0)),
+                        FormatDuration(c.send_time.value_or(0)));
+  }
   if (c.relay_style == RelayStyle::kRowLock) {
     text +=
         fmt::format(", at most {}", Plural(b.failed_commits, "failed commit"));

@@ -52,6 +52,17 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
     };
     switch (a.kind) {
       case ActionKind::kClaim:
+        if (config.relay_style == RelayStyle::kAgeSweeper) {
+          // The dispatch sends the row the producer has just written; a
+          // sweep reads it back from the outbox.
+          message(relay(a.relay), 0,
+                  fmt::format("{} {}",
+                              before.events[a.event].begun == 0
+                                  ? "dispatch (just written)"
+                                  : "sweep: unmarked and old enough",
+                              config.events[a.event].name));
+          break;
+        }
         message(relay(a.relay), 0,
                 fmt::format("{} {}{}",
                             config.relay_style == RelayStyle::kRowLock ? "lock"
@@ -83,6 +94,8 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
                   fmt::format("{} {}",
                               config.relay_style == RelayStyle::kCdcOffset
                                   ? "acknowledged:"
+                              : config.relay_style == RelayStyle::kAgeSweeper
+                                  ? "mark dispatched:"
                                   : "commit: published",
                               relay_event));
           if (config.relay_style == RelayStyle::kCdcOffset) {
