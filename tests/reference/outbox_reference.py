@@ -97,6 +97,21 @@ scenarios/FORMAT.md and the README's "Relay styles" section:
  B6. [relay] message_id = "per_attempt": every delivered copy is a message
      the inbox and the ledger have never seen (lookups find no row).
  B7. offered_at_most_once (safety): offered[e] <= 1.
+ B8. age_sweeper (timed; model/TIME.md, "The age sweeper"): no lease, no
+     token.  Per row a flag begun[e] (the producer's dispatcher has taken
+     it) and the row age clock[e] (units since the start of the run, capped
+     at M + P, 0 once published); per relay a send clock (units since its
+     send began, capped at S, 0 unless claimed).  claim(r, e), relay idle,
+     row unpublished: with begun = 0 it is the dispatch (no database read,
+     due at once); with begun = 1 it is a sweep, enabled at age >= M with
+     the database up and due at age >= M + P.  Either sets begun = 1 and
+     the relay's send clock to 0.  send(r) is due once the send clock is
+     >= S (enabled from 0); it zeroes the send clock, as does send_ack_lost
+     (a new attempt).  complete(r), database up: published = 1 (again, if
+     it already was), age 0.  crash_relay as for row_lock.  A row waits
+     while unpublished with age < M + P; a relay while claimed with send
+     clock < S.  M = relay.min_age, S = relay.send_time (0 if unset),
+     P = time.poll (0 if unset); both relay durations count for the unit.
 
 AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
 -----------------------------------------------------------------------------
@@ -251,6 +266,8 @@ F_PENDING = 27    # per event: 1 while its source transaction is open
 F_LOGPOS = 28     # per event: place in the commit log (cdc, during_run)
 F_CURSOR = 29     # last_seen (sequence_cursor) or flushed offset (cdc)
 F_POS = 30        # cdc: how far the connector has read
+F_BEGUN = 31      # per event: age_sweeper, the dispatch has begun (B8)
+F_SCLOCK = 32     # per relay: age_sweeper, units since its send began
 # parked
 PK_NONE, PK_DELAYED, PK_DEAD = 0, 1, 2
 
@@ -350,6 +367,9 @@ class Model:
 
         lease_s = dur(tm, "lease", "time.lease")
         poll_s = dur(tm, "poll", "time.poll")
+        rl = cfg.get("relay", {})
+        min_age_s = dur(rl, "min_age", "relay.min_age")
+        send_time_s = dur(rl, "send_time", "relay.send_time")
         horizon_s = dur(tm, "horizon", "time.horizon")
         oc_s = dur(tm, "consumer_outage", "time.consumer_outage")
         od_s = dur(tm, "database_outage", "time.database_outage")
@@ -413,7 +433,15 @@ class Model:
         self.L = u(lease_s)                       # None: expire untimed
         self.P = u(poll_s) or 0
         self.horizon = u(horizon_s)
-        self.has_clock = lease_s is not None or poll_s is not None
+        self.sweeper = self.style == "age_sweeper"
+        self.has_clock = (lease_s is not None or poll_s is not None) \
+            and not self.sweeper
+        if self.sweeper:
+            if min_age_s is None:
+                raise ValueError("relay.min_age: required with age_sweeper")
+            self.M = u(min_age_s)
+            self.S = u(send_time_s) or 0
+            self.sweep_due = self.M + self.P          # B8
         self.has_now = self.horizon is not None or self.plain
         self.W = u(window_s)
         self.Oc, self.Od = u(oc_s), u(od_s)
@@ -450,6 +478,7 @@ class Model:
             (self.co0, self.do0),
             (1 if self.during_run else 0,) * E,
             (0,) * E, 0, 0,
+            (0,) * E, (0,) * self.nR,
         )
 
     @staticmethod
@@ -628,6 +657,13 @@ class Model:
 
     def waiting(self, s):
         """Some clock is waiting: time passing can enable something."""
+        if self.sweeper:
+            for e in range(self.nE):
+                if s[F_PUB][e] == 0 and s[F_CLOCK][e] < self.sweep_due:
+                    return True
+            for r in range(self.nR):
+                if s[F_RELAYS][r][0] == R_CLAIMED and s[F_SCLOCK][r] < self.S:
+                    return True
         if self.has_clock:
             for e in range(self.nE):
                 if s[F_PUB][e] == 0 and s[F_CLOCK][e] < self._lease_cap(s, e):
@@ -659,6 +695,13 @@ class Model:
             n[F_CLOCK] = tuple(
                 up(s[F_CLOCK][e], self._lease_cap(s, e)) if s[F_PUB][e] == 0
                 else s[F_CLOCK][e] for e in range(self.nE))
+        if self.sweeper:
+            n[F_CLOCK] = tuple(
+                up(s[F_CLOCK][e], self.sweep_due) if s[F_PUB][e] == 0
+                else s[F_CLOCK][e] for e in range(self.nE))
+            n[F_SCLOCK] = tuple(
+                up(s[F_SCLOCK][r], self.S) if s[F_RELAYS][r][0] == R_CLAIMED
+                else s[F_SCLOCK][r] for r in range(self.nR))
         if self.dedup == "window":
             n[F_WINDOW] = tuple(
                 up(s[F_WINDOW][e], self.W) if s[F_OFFERED][e] >= 1
@@ -714,7 +757,22 @@ class Model:
         for r, rname in enumerate(self.relays):
             ph, ev, tok = s[F_RELAYS][r]
             for e in range(E):
-                if db_up and self._claim_ok_but_bound(s, r, e)[0] and \
+                if self.sweeper:
+                    if ph != R_IDLE or s[F_PUB][e] != 0:
+                        continue
+                    if s[F_BEGUN][e] == 0:
+                        due = True                  # the dispatch
+                    elif s[F_CLOCK][e] >= self.M and db_up:
+                        due = s[F_CLOCK][e] >= self.sweep_due
+                    else:
+                        continue
+                    n = list(s)
+                    n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_CLAIMED, e + 1, 0))
+                    n[F_BEGUN] = self._set(s[F_BEGUN], e, 1)
+                    n[F_SCLOCK] = self._set(s[F_SCLOCK], r, 0)
+                    out.append(("claim(%s, %s)" % (rname, self.events[e]["name"]),
+                                tuple(n), due))
+                elif db_up and self._claim_ok_but_bound(s, r, e)[0] and \
                         self.style != "lease_token":
                     n = list(s)
                     n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_CLAIMED, e + 1, 0))
@@ -739,11 +797,14 @@ class Model:
                 n = list(s)
                 self._offer(n, s, r, e)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_SENT, ev, tok))
-                out.append(("send(%s)" % rname, tuple(n), True))
+                n[F_SCLOCK] = self._set(s[F_SCLOCK], r, 0)
+                out.append(("send(%s)" % rname, tuple(n),
+                            not self.sweeper or s[F_SCLOCK][r] >= self.S))
                 if bud[B_P] > 0:
                     n = list(s)
                     self._offer(n, s, r, e)
                     self._budget(n, B_P)
+                    n[F_SCLOCK] = self._set(s[F_SCLOCK], r, 0)
                     if ps:
                         n[F_RETRYING] = self._set(s[F_RETRYING], r, 1)
                     out.append(("send_ack_lost(%s)" % rname, tuple(n), False))
@@ -751,9 +812,13 @@ class Model:
                 e = ev - 1
                 n = list(s)
                 n[F_PUB] = self._set(s[F_PUB], e, 1)
+                if self.sweeper:
+                    n[F_CLOCK] = self._set(s[F_CLOCK], e, 0)
                 if self.style == "sequence_cursor":
                     n[F_CURSOR] = max(s[F_CURSOR], ev)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
+                if ps:
+                    n[F_RETRYING] = self._set(s[F_RETRYING], r, 0)
                 out.append(("complete(%s)" % rname, tuple(n), True))
             elif ph == R_SENT and db_up:
                 e = ev - 1
@@ -772,6 +837,7 @@ class Model:
             if (ph != R_IDLE or unflushed) and bud[B_C] > 0:
                 n = list(s)
                 n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_IDLE, 0, 0))
+                n[F_SCLOCK] = self._set(s[F_SCLOCK], r, 0)
                 self._budget(n, B_C)
                 if ps:
                     n[F_RETRYING] = self._set(s[F_RETRYING], r, 0)

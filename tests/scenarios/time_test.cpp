@@ -58,6 +58,8 @@ void Scale(Config& c, Seconds k) {
   scale(c.time.consumer_outage);
   scale(c.time.database_outage);
   scale(c.broker.window);
+  scale(c.min_age);
+  scale(c.send_time);
   for (Group& g : c.groups) {
     scale(g.inbox_retention);
     scale(g.inbox_cleanup_every);
@@ -178,6 +180,23 @@ TEST_CASE(
   Scenario plain = Load(Preset("kafka-idempotent-producer.retry"));
   plain.config.broker.dedup = Dedup::kNone;
   CHECK(Verdicts(Check(plain)).at("offered_at_most_once") > 0);
+}
+
+TEST_CASE(
+    "the age sweeper sends twice exactly when the longest send reaches the "
+    "minimum age") {
+  // brighter-sweeper.min-age-30s.send-10s with sends of 5s to 40s: a send
+  // that can still be in flight when the row turns 30s old is sent again
+  // (at 30s exactly, the sweep and the send's return share an instant).
+  for (const auto& [send, holds] : std::vector<std::pair<Seconds, bool>>{
+           {5, true}, {25, true}, {30, false}, {35, false}, {40, false}}) {
+    CAPTURE(send);
+    Scenario s = Load(Preset("brighter-sweeper.min-age-30s.send-10s"));
+    s.config.send_time = send;
+    const auto verdicts = Verdicts(Check(s));
+    CHECK((verdicts.at("offered_at_most_once") == 0) == holds);
+    CHECK(verdicts.at("eventually_offered") == 0);  // never a loss
+  }
 }
 
 TEST_CASE("effect_at_most_once breaks exactly when retention < redrive") {
