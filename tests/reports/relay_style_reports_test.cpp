@@ -52,6 +52,22 @@ verdict = "violated"
 violated = "eventually_offered"
 )x";
 
+constexpr char kSweeper[] = R"x(relays = ["producer", "sweeper"]
+events = 1
+
+[relay]
+style = "age_sweeper"
+min_age = "5s"
+send_time = "10s"
+
+[check]
+invariants = ["offered_at_most_once"]
+
+[expect]
+verdict = "violated"
+violated = "offered_at_most_once"
+)x";
+
 TEST_CASE("JSON names the relay style, identity and commit time") {
   const std::string json =
       JsonReport(CheckText(kCursor, "cursor.toml"), {.timing = false});
@@ -61,6 +77,23 @@ TEST_CASE("JSON names the relay style, identity and commit time") {
   CHECK(Contains(json, R"("kind": "source_commit")"));
   CHECK_FALSE(
       Contains(JsonReport(Violated(), {.timing = false}), R"("relay": {)"));
+}
+
+TEST_CASE("the age sweeper's knobs are in JSON and its race in the diagram") {
+  const ScenarioResult r = CheckText(kSweeper, "sweeper.toml");
+  const std::string json = JsonReport(r, {.timing = false});
+  CHECK(Contains(json, R"("style": "age_sweeper")"));
+  CHECK(Contains(json, R"("min_age": "5s")"));
+  CHECK(Contains(json, R"("send_time": "10s")"));
+  const std::string md = MarkdownReport(r, {.timing = false});
+  CHECK(Contains(md, "dispatch (just written) e1"));
+  CHECK(Contains(md, "sweep: unmarked and old enough e1"));
+  const std::string text =
+      FormatResult(r, {.traces = true, .show_time = false});
+  CHECK(Contains(text,
+                 "relay style age_sweeper (minimum age 5s, sends up "
+                 "to 10s)"));
+  CHECK(Contains(text, "longest send 10s >= sweeper minimum age 5s"));
 }
 
 TEST_CASE("the Markdown diagram reads, not claims, with a cursor") {
