@@ -135,6 +135,7 @@ Status CreateSchema(PgConnection& conn, const std::string& schema,
         }
         break;
       case StrategyFamily::kNotification:
+      case StrategyFamily::kCustom:  // declared: refused before conform
         break;
     }
   }

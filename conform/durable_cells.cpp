@@ -91,6 +91,8 @@ void ForEachDurableCell(const Config& config, Add add) {
               g.name + "/" + k);
         }
         break;
+      case StrategyFamily::kCustom:  // declared: refused before conform
+        break;
     }
   }
 }

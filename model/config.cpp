@@ -260,6 +260,9 @@ std::optional<Strategy> ParseStrategy(std::string_view name) {
   return std::nullopt;
 }
 
+static_assert(HandlerProgram::kNoFamily ==
+              static_cast<std::uint8_t>(StrategyFamily::kCustom));
+
 StrategyFamily FamilyOf(Strategy s) { return Info(s).family; }
 int StepCount(Strategy s) { return Info(s).steps; }
 bool HasInbox(Strategy s) { return Info(s).inbox; }
@@ -278,6 +281,224 @@ bool HasInbox(const Group& g) {
 std::string StrategyLabel(const Group& g) {
   if (!g.declared) return std::string(StrategyName(g.strategy));
   return fmt::format("{} ({})", g.declared->name, g.declared->file);
+}
+
+namespace {
+
+// The event attributes a declared strategy reads, its tables' sizes and
+// their bounds.
+Status CheckDeclaredTables(const Config& config) {
+  int cells = 0;
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    const Group& group = config.groups[g];
+    if (!group.declared) continue;
+    const HandlerProgram& p = *group.declared;
+    for (std::size_t e = 0; e < config.events.size(); ++e) {
+      const Event& event = config.events[e];
+      for (const std::string& a : p.text_attributes) {
+        if (!TextAttribute(event, a)) {
+          return Status::Error(fmt::format(
+              "events[{}].{}: event '{}' has no {}, but group '{}' uses {}, "
+              "which indexes a table by event.{}",
+              e + 1, a, event.name, a, group.name, StrategyLabel(group), a));
+        }
+      }
+      for (const std::string& a : p.number_attributes) {
+        const std::optional<std::int64_t> v = NumberAttribute(event, a);
+        if (!v) {
+          return Status::Error(fmt::format(
+              "events[{}].{}: event '{}' has no number {}, but group '{}' "
+              "uses {}, which reads event.{}",
+              e + 1, a, event.name, a, group.name, StrategyLabel(group), a));
+        }
+        if (*v < -10000 || *v > 10000) {
+          return Status::Error(fmt::format(
+              "events[{}].{}: {} is out of range -10000..10000 for group "
+              "'{}', whose strategy reads it",
+              e + 1, a, *v, group.name));
+        }
+      }
+    }
+    for (std::size_t t = 0; t < p.tables.size(); ++t) {
+      const UserTable& table = p.tables[t];
+      cells +=
+          table.by < 0
+              ? static_cast<int>(config.events.size())
+              : static_cast<int>(
+                    AttributeValues(
+                        config,
+                        p.text_attributes[static_cast<std::size_t>(table.by)])
+                        .size());
+    }
+    const int bound = UserNumberBound(config, static_cast<int>(g));
+    if (bound > 32767) {
+      return Status::Error(fmt::format(
+          "groups[{}].strategy: a number table of {} could reach {} with "
+          "these events and fault budgets, beyond the 32767 a cell holds; "
+          "use smaller amounts or fewer faults",
+          g + 1, StrategyLabel(group), bound));
+    }
+  }
+  if (cells > kMaxUserCells) {
+    return Status::Error(fmt::format(
+        "groups: the declared tables need {} cells (one per event, or per "
+        "value of their attribute); at most {}",
+        cells, kMaxUserCells));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::optional<std::string> TextAttribute(const Event& e,
+                                         std::string_view name) {
+  if (name == "key") return e.key;
+  if (name == "account") return e.account;
+  if (name == "type") return e.type;
+  for (const EventAttribute& a : e.attributes) {
+    if (a.name == name) return a.text;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> NumberAttribute(const Event& e,
+                                            std::string_view name) {
+  if (name == "version") {
+    return e.version ? std::optional<std::int64_t>(*e.version) : std::nullopt;
+  }
+  if (name == "amount") return e.amount;
+  for (const EventAttribute& a : e.attributes) {
+    if (a.name == name) return a.number;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> AttributeValues(const Config& config,
+                                         std::string_view attribute) {
+  std::vector<std::string> values;
+  for (const Event& e : config.events) {
+    const std::optional<std::string> v = TextAttribute(e, attribute);
+    if (v && std::find(values.begin(), values.end(), *v) == values.end()) {
+      values.push_back(*v);
+    }
+  }
+  return values;
+}
+
+std::vector<UserTableLayout> UserTableLayouts(const Config& config) {
+  std::vector<UserTableLayout> out;
+  int first = 0;
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    if (!config.groups[g].declared) continue;
+    const HandlerProgram& p = *config.groups[g].declared;
+    for (std::size_t t = 0; t < p.tables.size(); ++t) {
+      UserTableLayout l;
+      l.group = static_cast<int>(g);
+      l.table = static_cast<int>(t);
+      l.first = first;
+      l.by_event = p.tables[t].by < 0;
+      l.row = p.tables[t].row;
+      if (l.by_event) {
+        l.size = static_cast<int>(config.events.size());
+        for (std::size_t e = 0; e < config.events.size(); ++e) {
+          l.slot.push_back(static_cast<std::uint16_t>(first + e));
+        }
+      } else {
+        const std::string& attribute =
+            p.text_attributes[static_cast<std::size_t>(p.tables[t].by)];
+        const std::vector<std::string> values =
+            AttributeValues(config, attribute);
+        l.size = static_cast<int>(values.size());
+        for (const Event& e : config.events) {
+          const std::optional<std::string> v = TextAttribute(e, attribute);
+          const auto at =
+              v ? std::find(values.begin(), values.end(), *v) : values.end();
+          l.slot.push_back(static_cast<std::uint16_t>(
+              first + (at == values.end() ? 0 : at - values.begin())));
+        }
+      }
+      first += l.size;
+      out.push_back(std::move(l));
+    }
+  }
+  return out;
+}
+
+int CopyBound(const Config& config) {
+  const FaultBudgets& b = config.budgets;
+  int tokens = config.claim_bound;
+  if (config.lease) {
+    // A database outage can hold a relay's completion past its lease.
+    const int by_lease =
+        1 + b.premature_expiries + b.relay_crashes + b.database_outages;
+    tokens = tokens > 0 ? std::min(tokens, by_lease) : by_lease;
+  }
+  // Claims (reads) of one event, each followed by at most one send.
+  int claims = tokens;
+  switch (config.relay_style) {
+    case RelayStyle::kLeaseToken:
+      break;
+    case RelayStyle::kRowLock:
+      // A row is claimed again only after a crash or a failed commit.
+      claims = 1 + b.relay_crashes + b.failed_commits;
+      break;
+    case RelayStyle::kSequenceCursor:
+    case RelayStyle::kCdcOffset:
+      // Read again only after a restart.
+      claims = 1 + b.relay_crashes;
+      break;
+    case RelayStyle::kAgeSweeper:
+      // A relay that took a row holds it until it marks it (and then
+      // nobody takes it again) or crashes: each relay takes a row once,
+      // and once more per crash.
+      claims = static_cast<int>(config.relays.size()) + b.relay_crashes;
+      break;
+  }
+  int instances = 0;
+  for (const Group& g : config.groups) instances += g.instances;
+  // A consumer outage takes back the delivery of every instance.
+  return claims + b.lost_publish_acks + b.lost_consumer_acks +
+         b.consumer_crashes + b.redeliveries + b.consumer_outages * instances;
+}
+
+int UserNumberBound(const Config& config, int group) {
+  const Group& g = config.groups[static_cast<std::size_t>(group)];
+  if (!g.declared) return 0;
+  const HandlerProgram& p = *g.declared;
+  // The largest magnitude a statement's value takes over the events.
+  const auto magnitude = [&](int node) {
+    const ExprNode* n = &p.nodes[static_cast<std::size_t>(node)];
+    if (n->op == ExprOp::kNeg) n = &p.nodes[static_cast<std::size_t>(n->lhs)];
+    if (n->op == ExprOp::kConst) return n->value < 0 ? -n->value : n->value;
+    std::int64_t most = 0;
+    for (const Event& e : config.events) {
+      const std::optional<std::int64_t> v = NumberAttribute(
+          e, p.number_attributes[static_cast<std::size_t>(n->a)]);
+      if (v) most = std::max(most, *v < 0 ? -*v : *v);
+    }
+    return static_cast<int>(std::min<std::int64_t>(most, 1 << 20));
+  };
+  std::int64_t changes = 0;
+  int sets = 0;
+  for (const auto& step : p.steps) {
+    for (const HandlerStatement& st : step) {
+      if (st.user < 0 || p.tables[static_cast<std::size_t>(st.user)].row) {
+        continue;
+      }
+      if (st.kind == HandlerStatement::Kind::kAdd ||
+          st.kind == HandlerStatement::Kind::kSubtract) {
+        changes += magnitude(st.value);
+      } else if (st.kind == HandlerStatement::Kind::kSet ||
+                 st.kind == HandlerStatement::Kind::kSetMax) {
+        sets = std::max(sets, magnitude(st.value));
+      }
+    }
+  }
+  // Every copy of every event may land on one cell (a table per account).
+  const std::int64_t bound =
+      sets + changes * CopyBound(config) *
+                 static_cast<std::int64_t>(config.events.size());
+  return static_cast<int>(std::min<std::int64_t>(bound, 1 << 30));
 }
 
 Status Validate(const Config& config) {
@@ -359,6 +580,7 @@ Status Validate(const Config& config) {
                                      config.claim_bound, kMaxClaimBound));
   }
   if (Status s = CheckRelayStyle(config); !s.ok()) return s;
+  if (Status s = CheckDeclaredTables(config); !s.ok()) return s;
   if (!config.lease && config.claim_bound == 0) {
     return Status::Error(
         "bounds.claims: required when switches.lease is false: without a "

@@ -42,7 +42,11 @@ enum class StrategyFamily : std::uint8_t {
   kCredit,
   kProjection,
   kNotification,
-  kCache
+  kCache,
+  // A declared strategy that writes only tables of its own (no built-in
+  // table): no built-in group invariant applies; its file's scenario
+  // states its invariants as expressions.
+  kCustom,
 };
 
 inline constexpr Strategy kAllStrategies[] = {
@@ -66,8 +70,19 @@ int StepCount(Strategy s);
 // True for the credit strategies that keep an inbox table.
 bool HasInbox(Strategy s);
 
+// An attribute of an event beyond the named ones (an order id, a SKU, a
+// quantity): text or a number.
+struct EventAttribute {
+  std::string name;
+  std::optional<std::string> text;
+  std::optional<std::int64_t> number;
+  bool operator==(const EventAttribute&) const = default;
+};
+
 // One committed outbox event. `key` and `version` are required by projection
-// and cache groups; the other attributes are carried for the reader only.
+// and cache groups; a declared strategy may read any attribute (its tables
+// are indexed by text attributes, and it reads numbers); the others are
+// carried for the reader only.
 struct Event {
   std::string name;  // "e1" unless the scenario names it
   std::string type;  // a label, e.g. "credit"; the model does not interpret it
@@ -75,8 +90,15 @@ struct Event {
   std::optional<std::uint16_t> version;
   std::optional<std::string> account;
   std::optional<std::int64_t> amount;
+  std::vector<EventAttribute> attributes;  // the others, by name
   bool operator==(const Event&) const = default;
 };
+
+// An event's text attribute by name (key, account, type, or one of its
+// own), or its number attribute (version, amount, or one of its own).
+std::optional<std::string> TextAttribute(const Event& e, std::string_view name);
+std::optional<std::int64_t> NumberAttribute(const Event& e,
+                                            std::string_view name);
 
 // Durations are whole seconds (model/TIME.md); the model counts them in
 // units of their greatest common divisor.
@@ -259,6 +281,35 @@ bool UntimedStylesOnly(const Config& config, std::string* why = nullptr);
 // The distinct keys of the events, in order of first appearance. Projection
 // and cache tables are indexed by position in this list.
 std::vector<std::string> Keys(const Config& config);
+
+// The distinct values of a text attribute over the events, in order of
+// first appearance (events without it are skipped).
+std::vector<std::string> AttributeValues(const Config& config,
+                                         std::string_view attribute);
+
+// Where the tables declared by strategy files live in State::user: each
+// declared table of each group has `size` cells from `first`, one per event
+// or one per value of its attribute; `slot[e]` is event e's cell.
+struct UserTableLayout {
+  int group = 0;
+  int table = 0;  // index in the group's HandlerProgram::tables
+  int first = 0;
+  int size = 0;
+  bool by_event = false;
+  bool row = false;
+  std::vector<std::uint16_t> slot;  // per event: an index into State::user
+};
+std::vector<UserTableLayout> UserTableLayouts(const Config& config);
+inline constexpr int kMaxUserCells = 64;
+
+// An upper bound on the copies of one event a group can be handed:
+// first sends and resends (by the relay style's reads and the fault
+// budgets) plus every consumer-side redelivery.
+int CopyBound(const Config& config);
+
+// The largest magnitude a declared number table of `group` can reach
+// (each `+=` or `-=` runs at most once per delivered copy).
+int UserNumberBound(const Config& config, int group);
 
 }  // namespace oc
 

@@ -1,5 +1,6 @@
-// The handler language: a lexer, a recursive-descent parser that type-checks
-// as it goes, and the interpreter of the compiled form. The grammar is in
+// The handler language: statements parsed on top of the shared expression
+// core (model/expression.h), type-checked as they are parsed, and the
+// interpreter of the compiled form. The grammar is in
 // scenarios/strategies/LANGUAGE.md.
 
 #include "model/handler_program.h"
@@ -7,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 
@@ -20,6 +20,9 @@ namespace {
 
 constexpr std::string_view kTableNames[] = {"effects", "inbox",   "ledger",
                                             "sent",    "version", "cache"};
+constexpr std::string_view kKeywords[] = {
+    "if",  "not",   "and",  "or",     "true", "false",   "event",   "key",
+    "max", "where", "stop", "insert", "call", "handler", "with_key"};
 
 bool IsRowTable(HandlerTable t) {
   return t == HandlerTable::kInbox || t == HandlerTable::kLedger ||
@@ -56,106 +59,40 @@ std::string_view FamilyWord(StrategyFamily f) {
       return "projection";
     case StrategyFamily::kCache:
       return "cache";
+    case StrategyFamily::kCustom:
+      return "custom";
   }
   return "";
 }
 
-enum class Type : std::uint8_t { kInt, kBool };
-std::string_view TypeWord(Type t) {
-  return t == Type::kInt ? "an integer" : "a boolean";
-}
-
-struct Token {
-  enum class Kind : std::uint8_t { kName, kNumber, kPunct, kEnd };
-  Kind kind = Kind::kEnd;
-  std::string text;
-  int offset = 0;  // in the statement's text
+// A statement's target: a built-in table or a declared one.
+struct Target {
+  HandlerTable table = HandlerTable::kEffects;
+  int user = -1;
+  bool row() const { return user >= 0 ? row_user : IsRowTable(table); }
+  bool row_user = false;
 };
 
-// Thrown inside this file only and caught by CompileHandler, which returns
-// it as a value: the first failure in a statement stops compilation, and a
-// throw saves threading a status through every level of the descent.
-struct CompileFailure {
-  int offset;
-  std::string message;
-};
-
-std::vector<Token> Lex(std::string_view s) {
-  std::vector<Token> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const char c = s[i];
-    if (c == ' ' || c == '\t') {
-      ++i;
-      continue;
-    }
-    if (c == '#') break;  // a comment runs to the end of the statement
-    Token t;
-    t.offset = static_cast<int>(i);
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) ||
-                              s[j] == '_' || s[j] == '.')) {
-        ++j;
-      }
-      t.kind = Token::Kind::kName;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      std::size_t j = i;
-      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-        ++j;
-      }
-      t.kind = Token::Kind::kNumber;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-    } else {
-      static constexpr std::string_view kTwo[] = {"==", "!=", "<=", ">=", "+="};
-      t.kind = Token::Kind::kPunct;
-      std::string_view two = s.substr(i, 2);
-      if (std::find(std::begin(kTwo), std::end(kTwo), two) != std::end(kTwo)) {
-        t.text = std::string(two);
-        i += 2;
-      } else if (std::string_view("[]():=<>+-*").find(c) !=
-                 std::string_view::npos) {
-        t.text = std::string(1, c);
-        ++i;
-      } else {
-        throw CompileFailure{
-            t.offset, fmt::format("unexpected character '{}'; statements use "
-                                  "names, numbers and [ ] ( ) : = == != < <= "
-                                  "> >= + - * +=",
-                                  c)};
-      }
-    }
-    out.push_back(std::move(t));
-  }
-  Token end;
-  end.offset = static_cast<int>(s.size());
-  out.push_back(end);
-  return out;
-}
-
-class Compiler {
+class Compiler : public ExpressionParser {
  public:
-  Compiler(HandlerProgram& p) : p_(p) {}
+  explicit Compiler(HandlerProgram& p) : ExpressionParser(p.nodes), p_(p) {
+    end_word_ = "the end of the statement";
+  }
 
   // Compiles one statement of step `step` into p_.steps[step].
   void Statement(std::string_view text, int step) {
-    tokens_ = Lex(text);
-    pos_ = 0;
+    SetTokens(LexExpression(text));
     step_ = step;
-    if (Peek().kind == Token::Kind::kEnd) {
-      throw CompileFailure{0,
-                           "empty statement; write one statement per string"};
+    if (AtEnd()) {
+      throw ExprFailure{0, "empty statement; write one statement per string"};
     }
     HandlerStatement st;
     if (IsName("if")) {
       Next();
       const int at = Peek().offset;
       auto [node, type] = Expr();
-      if (type != Type::kBool) {
-        throw CompileFailure{
+      if (!(type == ExprType::Bool())) {
+        throw ExprFailure{
             at,
             fmt::format("a guard must be a boolean, got {}; compare it, e.g. "
                         "'if effects[event] == 0:'",
@@ -165,74 +102,132 @@ class Compiler {
       Expect(":", "after the guard of 'if'");
     }
     Action(st);
-    if (Peek().kind != Token::Kind::kEnd) {
-      throw CompileFailure{Peek().offset,
-                           fmt::format("unexpected '{}' after the statement; "
-                                       "write one statement per string",
-                                       Peek().text)};
+    if (!AtEnd()) {
+      throw ExprFailure{Peek().offset,
+                        fmt::format("unexpected '{}' after the statement; "
+                                    "write one statement per string",
+                                    Peek().text)};
     }
     p_.steps[static_cast<std::size_t>(step)].push_back(st);
   }
 
+  bool HasTable() const { return family_.has_value() || wrote_user_; }
   bool HasFamily() const { return family_.has_value(); }
 
-  // Locals of step 1 read by step 2 keep a memo bit.
+  // Locals of step 1 read by step 2 keep memo bits, and so does a
+  // `stop handler` of step 1 when there is a step 2.
   void AssignMemoBits() {
     p_.memo_bit.assign(p_.locals.size(), -1);
     for (std::size_t l = 0; l < p_.locals.size(); ++l) {
-      if (read_in_step2_.size() > l && read_in_step2_[l] && set_in_step1_[l]) {
-        p_.memo_bit[l] = static_cast<std::int8_t>(p_.memo_bits++);
+      if (read_in_step2_[l] && set_in_step1_[l]) {
+        p_.memo_bit[l] = static_cast<std::int8_t>(p_.memo_bits);
+        p_.memo_bits += p_.local_is_int[l] ? 16 : 1;
       }
+    }
+    if (stops_handler_in_step1_ && p_.steps.size() == 2) {
+      p_.stop_bit = static_cast<std::int8_t>(p_.memo_bits++);
     }
   }
 
  private:
-  const Token& Peek() const { return tokens_[pos_]; }
-  const Token& Next() { return tokens_[pos_++]; }
-  bool IsName(std::string_view s) const {
-    return Peek().kind == Token::Kind::kName && Peek().text == s;
-  }
-  bool IsPunct(std::string_view s) const {
-    return Peek().kind == Token::Kind::kPunct && Peek().text == s;
-  }
-  void Expect(std::string_view punct, std::string_view where) {
-    if (!IsPunct(punct)) {
-      throw CompileFailure{
-          Peek().offset,
-          fmt::format("expected '{}' {}, got {}", punct, where, Describe())};
-    }
-    Next();
-  }
-  std::string Describe() const {
-    return Peek().kind == Token::Kind::kEnd
-               ? std::string("the end of the statement")
-               : fmt::format("'{}'", Peek().text);
-  }
-
   std::optional<HandlerTable> FindTable(std::string_view name) const {
     for (int t = 0; t < kHandlerTables; ++t) {
       if (kTableNames[t] == name) return static_cast<HandlerTable>(t);
     }
     return std::nullopt;
   }
+  int FindUser(std::string_view name) const {
+    for (std::size_t t = 0; t < p_.tables.size(); ++t) {
+      if (p_.tables[t].name == name) return static_cast<int>(t);
+    }
+    return -1;
+  }
+  std::vector<std::string_view> AllTableNames() const {
+    std::vector<std::string_view> names(std::begin(kTableNames),
+                                        std::end(kTableNames));
+    for (const UserTable& t : p_.tables) names.push_back(t.name);
+    return names;
+  }
 
-  // TABLE '[' event|key ']' at the current token; records the family.
-  HandlerTable Target() {
-    const Token& name = Next();
+  static int Index(std::vector<std::string>& list, std::string_view name) {
+    auto it = std::find(list.begin(), list.end(), name);
+    if (it != list.end()) return static_cast<int>(it - list.begin());
+    list.emplace_back(name);
+    return static_cast<int>(list.size()) - 1;
+  }
+
+  // `event.NAME` read as a number: its index in number_attributes.
+  int NumberAttribute(const ExprToken& t) {
+    const std::string_view attribute = std::string_view(t.text).substr(6);
+    if (attribute.empty() || attribute.find('.') != std::string_view::npos) {
+      throw ExprFailure{t.offset,
+                        fmt::format("'{}' is not an event attribute; write "
+                                    "event.NAME, e.g. event.amount",
+                                    t.text)};
+    }
+    if (attribute == "key" || attribute == "account" || attribute == "type" ||
+        attribute == "name") {
+      throw ExprFailure{
+          t.offset,
+          fmt::format("event.{} is text; a handler uses text attributes to "
+                      "index a table (points[event.{}]), and reads numbers "
+                      "such as event.version or event.amount",
+                      attribute, attribute)};
+    }
+    return Index(p_.number_attributes, attribute);
+  }
+
+  // TABLE '[' index ']' at the current token; records the family.
+  Target ParseTarget() {
+    const ExprToken name = Next();
+    Target target;
+    target.user = FindUser(name.text);
+    if (target.user >= 0) {
+      const UserTable& t = p_.tables[static_cast<std::size_t>(target.user)];
+      target.row_user = t.row;
+      Expect("[", fmt::format("after table '{}'", name.text));
+      const ExprToken index = Peek();
+      const std::string wanted =
+          t.by < 0
+              ? std::string("event")
+              : "event." + p_.text_attributes[static_cast<std::size_t>(t.by)];
+      const bool key_alias =
+          t.by >= 0 &&
+          p_.text_attributes[static_cast<std::size_t>(t.by)] == "key" &&
+          index.text == "key";
+      if (index.kind != ExprToken::Kind::kName ||
+          (index.text != wanted && !key_alias)) {
+        throw ExprFailure{
+            index.offset,
+            fmt::format(
+                "table '{}' has a cell per {}; write {}[{}]", name.text,
+                t.by < 0 ? std::string("event")
+                         : p_.text_attributes[static_cast<std::size_t>(t.by)],
+                name.text, wanted)};
+      }
+      Next();
+      Expect("]", fmt::format("after {}[{}", name.text, index.text));
+      return target;
+    }
     const std::optional<HandlerTable> t = FindTable(name.text);
     if (!t) {
-      std::string hint = DidYouMean(name.text, kTableNames);
+      const std::vector<std::string_view> names = AllTableNames();
+      std::string hint = DidYouMean(name.text, names);
       if (hint.empty()) {
-        hint = fmt::format("; tables are {}", fmt::join(kTableNames, ", "));
+        hint = fmt::format("; tables are {}", fmt::join(names, ", "));
+        if (p_.tables.empty()) {
+          hint += " (declare your own under [tables])";
+        }
       }
-      throw CompileFailure{
-          name.offset, fmt::format("unknown table '{}'{}", name.text, hint)};
+      throw ExprFailure{name.offset,
+                        fmt::format("unknown table '{}'{}", name.text, hint)};
     }
+    target.table = *t;
     UseFamily(*t, name.offset);
     Expect("[", fmt::format("after table '{}'", name.text));
     const std::string_view index = IsKeyTable(*t) ? "key" : "event";
-    if (!IsName(index)) {
-      throw CompileFailure{
+    if (!IsName(index) && !(IsKeyTable(*t) && IsName("event.key"))) {
+      throw ExprFailure{
           Peek().offset,
           fmt::format("table '{}' is indexed by the event's {}; write {}[{}]",
                       name.text, index == "key" ? "key" : "identity", name.text,
@@ -242,7 +237,7 @@ class Compiler {
     Expect("]", fmt::format("after {}[{}", name.text, index));
     if (IsKeyTable(*t)) p_.uses_key = true;
     if (*t == HandlerTable::kInbox) p_.uses_inbox = true;
-    return *t;
+    return target;
   }
 
   void UseFamily(HandlerTable t, int offset) {
@@ -254,32 +249,122 @@ class Compiler {
       return;
     }
     if (*family_ != f) {
-      throw CompileFailure{
+      throw ExprFailure{
           offset,
           fmt::format("table '{}' belongs to {} handlers, but this handler "
                       "already uses '{}', a {} table; a handler works on the "
                       "tables of one kind (credit: effects, inbox; "
                       "notification: ledger, sent; projection: version; "
-                      "cache: cache)",
+                      "cache: cache), besides its own",
                       HandlerTableName(t), FamilyWord(f),
                       HandlerTableName(family_table_), FamilyWord(*family_))};
     }
   }
 
-  int Local(std::string_view name) {
+  void Wrote(const Target& t) {
+    if (t.user >= 0) {
+      wrote_user_ = true;
+    } else {
+      p_.writes[static_cast<std::size_t>(t.table)] = true;
+    }
+  }
+
+  std::string TargetName(const Target& t) const {
+    return t.user >= 0 ? p_.tables[static_cast<std::size_t>(t.user)].name
+                       : std::string(HandlerTableName(t.table));
+  }
+
+  int Local(std::string_view name, bool is_int) {
     auto it = std::find(p_.locals.begin(), p_.locals.end(), name);
-    if (it != p_.locals.end()) return static_cast<int>(it - p_.locals.begin());
+    if (it != p_.locals.end()) {
+      const auto l = static_cast<std::size_t>(it - p_.locals.begin());
+      if (p_.local_is_int[l] != is_int) {
+        throw ExprFailure{
+            0,
+            fmt::format("local '{}' was {} and is now set to {}; a local "
+                        "keeps one type",
+                        name, p_.local_is_int[l] ? "an integer" : "a boolean",
+                        is_int ? "an integer" : "a boolean")};
+      }
+      return static_cast<int>(l);
+    }
     p_.locals.emplace_back(name);
+    p_.local_is_int.push_back(is_int);
     set_in_step1_.push_back(false);
     read_in_step2_.push_back(false);
     set_before_.push_back(false);
     return static_cast<int>(p_.locals.size()) - 1;
   }
 
+  // A value written to a table: a constant, or (for version and declared
+  // number tables) an event's number attribute. Returns its node.
+  int Value(const Target& target, bool adding) {
+    const ExprToken v = Peek();
+    bool negative = false;
+    if (IsPunct("-") && target.user >= 0) {
+      Next();
+      negative = true;
+    }
+    const ExprToken& t = Peek();
+    if (t.kind == ExprToken::Kind::kName && t.text.rfind("event.", 0) == 0 &&
+        (target.user >= 0 || target.table == HandlerTable::kVersion)) {
+      Next();
+      ExprNode n;
+      n.op = handler_op::kNumber;
+      n.a = static_cast<std::uint8_t>(NumberAttribute(t));
+      int node = Push(n);
+      if (negative) {
+        ExprNode neg;
+        neg.op = ExprOp::kNeg;
+        neg.lhs = static_cast<std::int16_t>(node);
+        node = Push(neg);
+      }
+      return node;
+    }
+    if (t.kind != ExprToken::Kind::kNumber) {
+      throw ExprFailure{
+          v.offset,
+          target.user >= 0
+              ? fmt::format("'{}' is written with a constant or an event "
+                            "attribute (event.amount), got {}",
+                            TargetName(target), Describe())
+          : target.table == HandlerTable::kVersion
+              ? fmt::format("version[key] is set to event.version or a "
+                            "constant, got {}",
+                            Describe())
+              : fmt::format("'+=' adds a constant from 1 to 15, got {}",
+                            Describe())};
+    }
+    Next();
+    int n = -1;
+    std::from_chars(t.text.data(), t.text.data() + t.text.size(), n);
+    if (target.user < 0 && target.table != HandlerTable::kVersion &&
+        (n < 1 || n > 15)) {
+      throw ExprFailure{
+          t.offset,
+          fmt::format("'+=' adds a constant from 1 to 15, got '{}'", t.text)};
+    }
+    if (target.user < 0 && target.table == HandlerTable::kVersion &&
+        (n < 0 || n > 65535)) {
+      throw ExprFailure{t.offset, "a version is a number from 0 to 65535"};
+    }
+    if (target.user >= 0 && (n < 0 || n > 10000)) {
+      throw ExprFailure{t.offset,
+                        "a constant written to a table is at most 10000"};
+    }
+    if (target.user < 0 && adding) {
+      p_.adds[static_cast<std::size_t>(target.table)] += n;
+    }
+    if (target.user < 0 && target.table == HandlerTable::kVersion) {
+      p_.max_constant = std::max(p_.max_constant, n);
+    }
+    return Constant(negative ? -n : n);
+  }
+
   void Action(HandlerStatement& st) {
-    const Token& first = Peek();
-    if (first.kind != Token::Kind::kName) {
-      throw CompileFailure{
+    const ExprToken first = Peek();
+    if (first.kind != ExprToken::Kind::kName) {
+      throw ExprFailure{
           first.offset,
           fmt::format("expected a statement (insert, call, stop, a local or "
                       "a table), got {}",
@@ -288,6 +373,11 @@ class Compiler {
     if (first.text == "stop") {
       Next();
       st.kind = HandlerStatement::Kind::kStop;
+      if (IsName("handler")) {
+        Next();
+        st.kind = HandlerStatement::Kind::kStopHandler;
+        if (step_ == 0) stops_handler_in_step1_ = true;
+      }
       return;
     }
     if (first.text == "call") {
@@ -297,17 +387,18 @@ class Compiler {
       Next();
       RequireTableName("call");
       const int at = Peek().offset;
-      st.table = Target();
-      if (st.table != HandlerTable::kSent) {
-        throw CompileFailure{
+      const Target t = ParseTarget();
+      if (t.user >= 0 || t.table != HandlerTable::kSent) {
+        throw ExprFailure{
             at, fmt::format("'call' records a call in the outside world's "
                             "record, sent[event]; '{}' is a table of the "
                             "group",
-                            HandlerTableName(st.table))};
+                            TargetName(t))};
       }
-      p_.writes[static_cast<std::size_t>(st.table)] = true;
+      st.table = t.table;
+      Wrote(t);
       p_.adds[static_cast<std::size_t>(st.table)] += 1;
-      st.value = Constant(1, at);
+      st.value = static_cast<std::int16_t>(Constant(1));
       st.kind = HandlerStatement::Kind::kAdd;
       if (IsName("with_key")) {
         Next();
@@ -317,325 +408,188 @@ class Compiler {
     }
     if (first.text == "insert") {
       Next();
-      RequireTableName("insert");
-      st.kind = HandlerStatement::Kind::kInsert;
-      const int at = Peek().offset;
-      st.table = Target();
-      RequireRow(st.table, at, "insert");
-      p_.writes[static_cast<std::size_t>(st.table)] = true;
+      InsertInto(st);
       return;
     }
-    const bool table_target = tokens_[pos_ + 1].kind == Token::Kind::kPunct &&
-                              tokens_[pos_ + 1].text == "[";
+    const bool table_target =
+        Peek(1).kind == ExprToken::Kind::kPunct && Peek(1).text == "[";
     if (table_target) {
-      const int at = first.offset;
-      st.table = Target();
-      p_.writes[static_cast<std::size_t>(st.table)] = true;
-      if (IsPunct("+=")) {
-        Next();
-        if (!IsCountTable(st.table)) {
-          throw CompileFailure{
-              at,
-              fmt::format("'+=' adds to a count table (effects, sent); "
-                          "'{}' is not one{}",
-                          HandlerTableName(st.table),
-                          IsRowTable(st.table)
-                              ? fmt::format(": use 'insert {}[...]'",
-                                            HandlerTableName(st.table))
-                              : std::string("")),
-          };
-        }
-        const Token& n = Peek();
-        int amount = 0;
-        if (n.kind == Token::Kind::kNumber) {
-          std::from_chars(n.text.data(), n.text.data() + n.text.size(), amount);
-        }
-        if (n.kind != Token::Kind::kNumber || amount < 1 || amount > 15) {
-          throw CompileFailure{
-              n.offset, fmt::format("'+=' adds a constant from 1 to 15, got {}",
-                                    Describe())};
-        }
-        Next();
-        st.kind = HandlerStatement::Kind::kAdd;
-        st.value = Constant(amount, n.offset);
-        p_.adds[static_cast<std::size_t>(st.table)] += amount;
-        return;
-      }
-      bool max = false;
-      if (IsName("max")) {
-        Next();
-        max = true;
-      }
-      if (!IsPunct("=")) {
-        throw CompileFailure{
-            Peek().offset,
-            fmt::format("expected '+=', '=' or 'max =' after the table, got {}",
-                        Describe())};
-      }
-      Next();
-      if (st.table != HandlerTable::kVersion) {
-        throw CompileFailure{
-            at,
-            fmt::format("'{}' cannot be set; only version[key] is set (with "
-                        "'=' or 'max ='); {}",
-                        HandlerTableName(st.table),
-                        IsRowTable(st.table) ? "rows are written with 'insert'"
-                                             : "counts grow with '+='")};
-      }
-      st.kind =
-          max ? HandlerStatement::Kind::kSetMax : HandlerStatement::Kind::kSet;
-      const Token& v = Peek();
-      if (v.kind == Token::Kind::kName && v.text == "event.version") {
-        Next();
-        p_.reads_version = true;
-        HandlerNode node;
-        node.op = HandlerNode::Op::kEventVersion;
-        st.value = Push(node, v.offset);
-      } else if (v.kind == Token::Kind::kNumber) {
-        Next();
-        int n = -1;
-        std::from_chars(v.text.data(), v.text.data() + v.text.size(), n);
-        if (n < 0 || n > 65535) {
-          throw CompileFailure{v.offset,
-                               "a version is a number from 0 to 65535"};
-        }
-        st.value = Constant(n, v.offset);
-        p_.max_constant = std::max(p_.max_constant, n);
-      } else {
-        throw CompileFailure{
-            v.offset,
-            fmt::format("version[key] is set to event.version or a constant, "
-                        "got {}",
-                        Describe())};
-      }
+      Write(st);
       return;
     }
     // LOCAL = insert TABLE[...] | LOCAL = EXPR
     Next();
-    if (first.text == "if" || first.text == "not" || first.text == "and" ||
-        first.text == "or" || first.text == "true" || first.text == "false" ||
-        first.text == "event" || first.text == "key" ||
+    if (std::find(std::begin(kKeywords), std::end(kKeywords), first.text) !=
+            std::end(kKeywords) ||
         first.text.find('.') != std::string::npos) {
-      throw CompileFailure{
+      throw ExprFailure{
           first.offset,
           fmt::format("'{}' cannot be a local's name", first.text)};
     }
-    if (FindTable(first.text)) {
-      throw CompileFailure{
+    if (FindTable(first.text) || FindUser(first.text) >= 0) {
+      const int user = FindUser(first.text);
+      throw ExprFailure{
           first.offset,
-          fmt::format("'{}' is a table; write {}[{}]", first.text, first.text,
-                      IsKeyTable(*FindTable(first.text)) ? "key" : "event")};
+          fmt::format(
+              "'{}' is a table; write {}[{}]", first.text, first.text,
+              user >= 0
+                  ? (p_.tables[static_cast<std::size_t>(user)].by < 0
+                         ? std::string("event")
+                         : "event." +
+                               p_.text_attributes[static_cast<std::size_t>(
+                                   p_.tables[static_cast<std::size_t>(user)]
+                                       .by)])
+              : IsKeyTable(*FindTable(first.text)) ? std::string("key")
+                                                   : std::string("event"))};
     }
     if (!IsPunct("=")) {
-      std::string hint = DidYouMean(first.text, kTableNames);
-      throw CompileFailure{
-          Peek().offset,
-          hint.empty() ? fmt::format("expected '=' after local '{}', got {}",
-                                     first.text, Describe())
-                       : fmt::format("expected '=' after local '{}', got {}{}",
-                                     first.text, Describe(), hint)};
+      std::string hint = DidYouMean(first.text, AllTableNames());
+      throw ExprFailure{Peek().offset,
+                        fmt::format("expected '=' after local '{}', got {}{}",
+                                    first.text, Describe(), hint)};
     }
     Next();
-    const int local = Local(first.text);
-    st.local = static_cast<std::int8_t>(local);
-    if (p_.locals.size() > 8) {
-      throw CompileFailure{first.offset,
-                           "too many locals; a handler has at most 8"};
-    }
+    int local = -1;
     if (IsName("insert")) {
       Next();
-      RequireTableName("insert");
-      st.kind = HandlerStatement::Kind::kInsert;
-      const int at = Peek().offset;
-      st.table = Target();
-      RequireRow(st.table, at, "insert");
-      p_.writes[static_cast<std::size_t>(st.table)] = true;
+      try {
+        local = Local(first.text, false);
+      } catch (ExprFailure& f) {
+        f.offset = first.offset;
+        throw;
+      }
+      InsertInto(st);
     } else {
-      const int at = Peek().offset;
       auto [node, type] = Expr();
-      if (type != Type::kBool) {
-        throw CompileFailure{
-            at, fmt::format("local '{}' must be a boolean, got {}; locals "
-                            "hold yes/no facts such as 'seen = inbox[event]'",
-                            first.text, TypeWord(type))};
+      if (type.kind == ExprType::Kind::kText) {
+        throw ExprFailure{first.offset,
+                          fmt::format("local '{}' would hold text; locals "
+                                      "hold booleans and integers",
+                                      first.text)};
+      }
+      try {
+        local = Local(first.text, type == ExprType::Int());
+      } catch (ExprFailure& f) {
+        f.offset = first.offset;
+        throw;
       }
       st.kind = HandlerStatement::Kind::kSetLocal;
       st.value = static_cast<std::int16_t>(node);
     }
+    if (p_.locals.size() > 8) {
+      throw ExprFailure{first.offset,
+                        "too many locals; a handler has at most 8"};
+    }
+    st.local = static_cast<std::int8_t>(local);
     set_before_[static_cast<std::size_t>(local)] = true;
     if (step_ == 0) set_in_step1_[static_cast<std::size_t>(local)] = true;
   }
 
-  void RequireTableName(std::string_view after) {
-    if (Peek().kind != Token::Kind::kName) {
-      throw CompileFailure{Peek().offset,
-                           fmt::format("expected a table after '{}', got {}",
-                                       after, Describe())};
+  void InsertInto(HandlerStatement& st) {
+    RequireTableName("insert");
+    st.kind = HandlerStatement::Kind::kInsert;
+    const int at = Peek().offset;
+    const Target t = ParseTarget();
+    if (!t.row()) {
+      throw ExprFailure{
+          at, fmt::format("'insert' applies to row tables (inbox, ledger, "
+                          "cache, and declared rows); '{}' is not one",
+                          TargetName(t))};
     }
-  }
-  void RequireRow(HandlerTable t, int at, std::string_view what) {
-    if (!IsRowTable(t)) {
-      throw CompileFailure{
-          at, fmt::format("'{}' applies to row tables (inbox, ledger, cache); "
-                          "'{}' is not one",
-                          what, HandlerTableName(t))};
-    }
+    st.table = t.table;
+    st.user = static_cast<std::int8_t>(t.user);
+    Wrote(t);
   }
 
-  std::int16_t Push(const HandlerNode& n, int offset) {
-    p_.nodes.push_back(n);
-    offset_of_.push_back(offset);
-    return static_cast<std::int16_t>(p_.nodes.size() - 1);
-  }
-  std::int16_t Constant(int v, int offset) {
-    HandlerNode n;
-    n.op = HandlerNode::Op::kConst;
-    n.value = v;
-    return Push(n, offset);
-  }
-
-  using Typed = std::pair<int, Type>;
-
-  Typed Binary(HandlerNode::Op op, Typed l, Typed r, Type operands, Type result,
-               std::string_view word, int offset) {
-    if (l.second != operands || r.second != operands) {
-      const bool left = l.second != operands;
-      throw CompileFailure{
-          offset,
-          fmt::format("'{}' needs {} on both sides; its {} side is {}", word,
-                      operands == Type::kInt ? "integers" : "booleans",
-                      left ? "left" : "right",
-                      TypeWord(left ? l.second : r.second))};
-    }
-    HandlerNode n;
-    n.op = op;
-    n.lhs = static_cast<std::int16_t>(l.first);
-    n.rhs = static_cast<std::int16_t>(r.first);
-    return {Push(n, offset), result};
-  }
-
-  Typed Expr() {
-    Typed l = And();
-    while (IsName("or")) {
-      const int at = Next().offset;
-      l = Binary(HandlerNode::Op::kOr, l, And(), Type::kBool, Type::kBool, "or",
-                 at);
-    }
-    return l;
-  }
-  Typed And() {
-    Typed l = Not();
-    while (IsName("and")) {
-      const int at = Next().offset;
-      l = Binary(HandlerNode::Op::kAnd, l, Not(), Type::kBool, Type::kBool,
-                 "and", at);
-    }
-    return l;
-  }
-  Typed Not() {
-    if (IsName("not")) {
-      const int at = Next().offset;
-      Typed x = Not();
-      if (x.second != Type::kBool) {
-        throw CompileFailure{at, fmt::format("'not' needs a boolean, got {}",
-                                             TypeWord(x.second))};
+  // TABLE[...] += VALUE | -= VALUE | = VALUE | max = VALUE
+  void Write(HandlerStatement& st) {
+    const int at = Peek().offset;
+    const Target t = ParseTarget();
+    st.table = t.table;
+    st.user = static_cast<std::int8_t>(t.user);
+    Wrote(t);
+    if (IsPunct("+=") || IsPunct("-=")) {
+      const bool add = IsPunct("+=");
+      const std::string op = Next().text;
+      const bool counts = t.user < 0 && IsCountTable(t.table);
+      const bool numbers = t.user >= 0 && !t.row();
+      if (!counts && !numbers) {
+        throw ExprFailure{
+            at,
+            fmt::format(
+                "'{}' changes a count table (effects, sent) or a declared "
+                "number; '{}' is not one{}",
+                op, TargetName(t),
+                t.row() ? fmt::format(": use 'insert {}[...]'", TargetName(t))
+                        : std::string(""))};
       }
-      HandlerNode n;
-      n.op = HandlerNode::Op::kNot;
-      n.lhs = static_cast<std::int16_t>(x.first);
-      return {Push(n, at), Type::kBool};
-    }
-    return Compare();
-  }
-  Typed Compare() {
-    Typed l = Sum();
-    static constexpr std::pair<std::string_view, HandlerNode::Op> kOps[] = {
-        {"==", HandlerNode::Op::kEq}, {"!=", HandlerNode::Op::kNe},
-        {"<", HandlerNode::Op::kLt},  {"<=", HandlerNode::Op::kLe},
-        {">", HandlerNode::Op::kGt},  {">=", HandlerNode::Op::kGe}};
-    for (const auto& [text, op] : kOps) {
-      if (IsPunct(text)) {
-        const int at = Next().offset;
-        Typed r = Sum();
-        if ((op == HandlerNode::Op::kEq || op == HandlerNode::Op::kNe) &&
-            l.second == r.second) {
-          return Binary(op, l, r, l.second, Type::kBool, text, at);
-        }
-        return Binary(op, l, r, Type::kInt, Type::kBool, text, at);
+      if (counts && !add) {
+        throw ExprFailure{at, fmt::format("'-=' does not apply to '{}': a "
+                                          "count of effects only grows",
+                                          TargetName(t))};
       }
+      st.kind = add ? HandlerStatement::Kind::kAdd
+                    : HandlerStatement::Kind::kSubtract;
+      st.value = static_cast<std::int16_t>(Value(t, true));
+      return;
     }
-    return l;
-  }
-  Typed Sum() {
-    Typed l = Term();
-    while (IsPunct("+") || IsPunct("-")) {
-      const bool add = Peek().text == "+";
-      const int at = Next().offset;
-      l = Binary(add ? HandlerNode::Op::kAdd : HandlerNode::Op::kSub, l, Term(),
-                 Type::kInt, Type::kInt, add ? "+" : "-", at);
-    }
-    return l;
-  }
-  Typed Term() {
-    Typed l = Atom();
-    while (IsPunct("*")) {
-      const int at = Next().offset;
-      l = Binary(HandlerNode::Op::kMul, l, Atom(), Type::kInt, Type::kInt, "*",
-                 at);
-    }
-    return l;
-  }
-  Typed Atom() {
-    const Token& t = Peek();
-    if (t.kind == Token::Kind::kNumber) {
+    bool max = false;
+    if (IsName("max")) {
       Next();
-      int v = -1;
-      auto [ptr, ec] =
-          std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
-      if (ec != std::errc() || v > 65535) {
-        throw CompileFailure{t.offset, "a number is at most 65535"};
-      }
-      return {Constant(v, t.offset), Type::kInt};
+      max = true;
     }
-    if (IsPunct("(")) {
-      Next();
-      Typed x = Expr();
-      Expect(")", "to close '('");
-      return x;
-    }
-    if (t.kind != Token::Kind::kName) {
-      throw CompileFailure{t.offset,
-                           fmt::format("expected a value, got {}", Describe())};
-    }
-    if (t.text == "true" || t.text == "false") {
-      Next();
-      return {Constant(t.text == "true" ? 1 : 0, t.offset), Type::kBool};
-    }
-    if (t.text == "event.version") {
-      Next();
-      p_.reads_version = true;
-      HandlerNode n;
-      n.op = HandlerNode::Op::kEventVersion;
-      return {Push(n, t.offset), Type::kInt};
-    }
-    if (t.text.rfind("event.", 0) == 0) {
-      throw CompileFailure{
-          t.offset,
-          fmt::format("unknown event field '{}'; a handler reads "
-                      "event.version (tables are indexed by event and key)",
-                      t.text.substr(6))};
-    }
-    if (tokens_[pos_ + 1].kind == Token::Kind::kPunct &&
-        tokens_[pos_ + 1].text == "[") {
-      HandlerNode n;
-      n.op = HandlerNode::Op::kRead;
-      n.table = Target();
-      return {Push(n, t.offset),
-              IsRowTable(n.table) || n.table == HandlerTable::kCache
-                  ? Type::kBool
-                  : Type::kInt};
+    if (!IsPunct("=")) {
+      throw ExprFailure{
+          Peek().offset,
+          fmt::format("expected '+=', '-=', '=' or 'max =' after the table, "
+                      "got {}",
+                      Describe())};
     }
     Next();
+    const bool settable = (t.user < 0 && t.table == HandlerTable::kVersion) ||
+                          (t.user >= 0 && !t.row());
+    if (!settable) {
+      throw ExprFailure{
+          at, fmt::format("'{}' cannot be set; only version[key] and declared "
+                          "numbers are set (with '=' or 'max ='); {}",
+                          TargetName(t),
+                          t.row() ? "rows are written with 'insert'"
+                                  : "counts grow with '+='")};
+    }
+    st.kind =
+        max ? HandlerStatement::Kind::kSetMax : HandlerStatement::Kind::kSet;
+    st.value = static_cast<std::int16_t>(Value(t, false));
+  }
+
+  void RequireTableName(std::string_view after) {
+    if (Peek().kind != ExprToken::Kind::kName) {
+      throw ExprFailure{Peek().offset,
+                        fmt::format("expected a table after '{}', got {}",
+                                    after, Describe())};
+    }
+  }
+
+  Typed Name(const ExprToken& t) override {
+    if (t.text.rfind("event.", 0) == 0) {
+      ExprNode n;
+      n.op = handler_op::kNumber;
+      n.a = static_cast<std::uint8_t>(NumberAttribute(t));
+      return {Push(n), ExprType::Int()};
+    }
+    if (IsPunct("[")) {
+      Back();  // ParseTarget reads the name again
+      const Target target = ParseTarget();
+      ExprNode n;
+      if (target.user >= 0) {
+        n.op = handler_op::kReadUser;
+        n.a = static_cast<std::uint8_t>(target.user);
+        return {Push(n), target.row() ? ExprType::Bool() : ExprType::Int()};
+      }
+      n.op = handler_op::kRead;
+      n.a = static_cast<std::uint8_t>(target.table);
+      return {Push(n),
+              IsRowTable(target.table) ? ExprType::Bool() : ExprType::Int()};
+    }
     auto it = std::find(p_.locals.begin(), p_.locals.end(), t.text);
     const bool known =
         it != p_.locals.end() &&
@@ -649,101 +603,77 @@ class Compiler {
       if (FindTable(t.text)) {
         hint = fmt::format("; '{}' is a table: write {}[{}]", t.text, t.text,
                            IsKeyTable(*FindTable(t.text)) ? "key" : "event");
+      } else if (FindUser(t.text) >= 0) {
+        hint = fmt::format("; '{}' is a table: write {}[...]", t.text, t.text);
       } else if (hint.empty()) {
-        hint = DidYouMean(t.text, kTableNames);
+        hint = DidYouMean(t.text, AllTableNames());
       }
-      throw CompileFailure{
+      throw ExprFailure{
           t.offset,
           fmt::format("local '{}' is read, but no earlier statement sets it; "
                       "set it first (in this step or in step 1){}",
                       t.text, hint)};
     }
-    const int local = static_cast<int>(it - p_.locals.begin());
-    if (step_ == 1) read_in_step2_[static_cast<std::size_t>(local)] = true;
-    HandlerNode n;
-    n.op = HandlerNode::Op::kLocal;
-    n.value = local;
-    return {Push(n, t.offset), Type::kBool};
+    const auto local = static_cast<std::size_t>(it - p_.locals.begin());
+    if (step_ == 1) read_in_step2_[local] = true;
+    ExprNode n;
+    n.op = handler_op::kLocal;
+    n.value = static_cast<int>(local);
+    return {Push(n),
+            p_.local_is_int[local] ? ExprType::Int() : ExprType::Bool()};
   }
 
   HandlerProgram& p_;
-  std::vector<Token> tokens_;
-  std::size_t pos_ = 0;
   int step_ = 0;
-  std::vector<int> offset_of_;  // per node, where it was written
   std::vector<bool> set_in_step1_, read_in_step2_, set_before_;
   std::optional<StrategyFamily> family_;
   HandlerTable family_table_ = HandlerTable::kEffects;
+  bool wrote_user_ = false;
+  bool stops_handler_in_step1_ = false;
 };
 
-int Eval(const HandlerProgram& p, int node, const HandlerCells& c,
-         const std::uint8_t* locals);
+// What a step's expressions read.
+struct StepContext {
+  const HandlerProgram& p;
+  const HandlerCells& c;
+  const std::int32_t* locals;
 
-int Read(HandlerTable t, const HandlerCells& c) {
-  switch (t) {
-    case HandlerTable::kEffects:
-      return c.event_cells->effects;
-    case HandlerTable::kInbox:
-      return c.event_cells->inbox;
-    case HandlerTable::kLedger:
-      return c.event_cells->ledger;
-    case HandlerTable::kSent:
-      return c.event_cells->sent;
-    case HandlerTable::kVersion:
-      return c.key_cells->version;
-    case HandlerTable::kCache:
-      return c.key_cells->fresh;
+  int Leaf(const ExprNode& n) const {
+    switch (static_cast<int>(n.op) - static_cast<int>(ExprOp::kLeaf)) {
+      case 0:
+        return locals[n.value];
+      case 1:
+        return Read(static_cast<HandlerTable>(n.a));
+      case 2:
+        return c.user[c.slots[n.a]];
+      default:
+        return c.numbers[n.a];
+    }
   }
-  return 0;
-}
-
-int Eval(const HandlerProgram& p, int node, const HandlerCells& c,
-         const std::uint8_t* locals) {
-  const HandlerNode& n = p.nodes[static_cast<std::size_t>(node)];
-  using Op = HandlerNode::Op;
-  switch (n.op) {
-    case Op::kConst:
-      return n.value;
-    case Op::kLocal:
-      return locals[n.value];
-    case Op::kRead:
-      return Read(n.table, c);
-    case Op::kEventVersion:
-      return c.version;
-    case Op::kNot:
-      return Eval(p, n.lhs, c, locals) == 0 ? 1 : 0;
-    case Op::kAnd:
-      return Eval(p, n.lhs, c, locals) != 0 && Eval(p, n.rhs, c, locals) != 0;
-    case Op::kOr:
-      return Eval(p, n.lhs, c, locals) != 0 || Eval(p, n.rhs, c, locals) != 0;
-    default:
-      break;
+  int Read(HandlerTable t) const {
+    switch (t) {
+      case HandlerTable::kEffects:
+        return c.event_cells->effects;
+      case HandlerTable::kInbox:
+        return c.event_cells->inbox;
+      case HandlerTable::kLedger:
+        return c.event_cells->ledger;
+      case HandlerTable::kSent:
+        return c.event_cells->sent;
+      case HandlerTable::kVersion:
+        return c.key_cells->version;
+      case HandlerTable::kCache:
+        return c.key_cells->fresh;
+    }
+    return 0;
   }
-  const int l = Eval(p, n.lhs, c, locals);
-  const int r = Eval(p, n.rhs, c, locals);
-  switch (n.op) {
-    case Op::kAdd:
-      return l + r;
-    case Op::kSub:
-      return l - r;
-    case Op::kMul:
-      return l * r;
-    case Op::kEq:
-      return l == r;
-    case Op::kNe:
-      return l != r;
-    case Op::kLt:
-      return l < r;
-    case Op::kLe:
-      return l <= r;
-    case Op::kGt:
-      return l > r;
-    case Op::kGe:
-      return l >= r;
-    default:
-      return 0;
-  }
-}
+  // Handlers have no aggregates and no old(...).
+  int DomainSize(int) const { return 0; }
+  int Bind(int, int) const { return 0; }
+  void Unbind(int, int) const {}
+  void EnterOld() const {}
+  void LeaveOld() const {}
+};
 
 }  // namespace
 
@@ -751,60 +681,113 @@ std::string_view HandlerTableName(HandlerTable t) {
   return kTableNames[static_cast<int>(t)];
 }
 
+bool ReservedHandlerName(std::string_view name) {
+  return std::find(std::begin(kTableNames), std::end(kTableNames), name) !=
+             std::end(kTableNames) ||
+         std::find(std::begin(kKeywords), std::end(kKeywords), name) !=
+             std::end(kKeywords);
+}
+
+int MemoLocal(const HandlerProgram& p, int l, std::uint32_t memo) {
+  const int bit = p.memo_bit[static_cast<std::size_t>(l)];
+  if (!p.local_is_int[static_cast<std::size_t>(l)]) return (memo >> bit) & 1;
+  return static_cast<std::int16_t>(
+      static_cast<std::uint16_t>((memo >> bit) & 0xffffu));
+}
+
 void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
-  std::uint8_t locals[8] = {};
+  std::int32_t locals[8] = {};
   for (std::size_t l = 0; l < p.memo_bit.size(); ++l) {
-    if (p.memo_bit[l] >= 0) locals[l] = (*c.memo >> p.memo_bit[l]) & 1;
+    if (p.memo_bit[l] >= 0) {
+      locals[l] = MemoLocal(p, static_cast<int>(l), *c.memo);
+    }
   }
-  for (const HandlerStatement& st : p.steps[static_cast<std::size_t>(step)]) {
-    if (st.guard >= 0 && Eval(p, st.guard, c, locals) == 0) continue;
-    using Kind = HandlerStatement::Kind;
-    switch (st.kind) {
-      case Kind::kStop:
-        goto done;
-      case Kind::kInsert: {
-        std::uint8_t& row =
-            st.table == HandlerTable::kInbox    ? c.event_cells->inbox
-            : st.table == HandlerTable::kLedger ? c.event_cells->ledger
-                                                : c.key_cells->fresh;
-        const bool inserted = row == 0;
-        row = 1;
-        if (st.local >= 0) locals[st.local] = inserted ? 1 : 0;
+  const bool stopped =
+      p.stop_bit >= 0 && step == 1 && ((*c.memo >> p.stop_bit) & 1) != 0;
+  bool stop_handler = false;
+  StepContext ctx{p, c, locals};
+  if (!stopped) {
+    for (const HandlerStatement& st : p.steps[static_cast<std::size_t>(step)]) {
+      if (st.guard >= 0 && Evaluate(p.nodes, st.guard, ctx) == 0) continue;
+      using Kind = HandlerStatement::Kind;
+      if (st.kind == Kind::kStop) break;
+      if (st.kind == Kind::kStopHandler) {
+        stop_handler = true;
         break;
       }
-      case Kind::kSetLocal:
-        locals[st.local] = Eval(p, st.value, c, locals) != 0 ? 1 : 0;
-        break;
-      case Kind::kAdd: {
-        const int v = p.nodes[static_cast<std::size_t>(st.value)].value;
-        std::uint8_t& cell = st.table == HandlerTable::kEffects
-                                 ? c.event_cells->effects
-                                 : c.event_cells->sent;
-        cell = static_cast<std::uint8_t>(cell + v);
-        break;
-      }
-      case Kind::kCallOnce:
-        if (c.event_cells->sent == 0) c.event_cells->sent = 1;
-        break;
-      case Kind::kSet:
-      case Kind::kSetMax: {
-        const int v = Eval(p, st.value, c, locals);
-        std::uint16_t& cell = c.key_cells->version;
-        if (st.kind == Kind::kSet || v > cell) {
-          cell = static_cast<std::uint16_t>(v);
+      std::int16_t* user = st.user >= 0 ? &c.user[c.slots[st.user]] : nullptr;
+      switch (st.kind) {
+        case Kind::kInsert: {
+          bool inserted;
+          if (user != nullptr) {
+            inserted = *user == 0;
+            *user = 1;
+          } else {
+            std::uint8_t& row =
+                st.table == HandlerTable::kInbox    ? c.event_cells->inbox
+                : st.table == HandlerTable::kLedger ? c.event_cells->ledger
+                                                    : c.key_cells->fresh;
+            inserted = row == 0;
+            row = 1;
+          }
+          if (st.local >= 0) locals[st.local] = inserted ? 1 : 0;
+          break;
         }
-        break;
+        case Kind::kSetLocal: {
+          const int v = Evaluate(p.nodes, st.value, ctx);
+          locals[st.local] = p.local_is_int[static_cast<std::size_t>(st.local)]
+                                 ? v
+                                 : (v != 0 ? 1 : 0);
+          break;
+        }
+        case Kind::kAdd:
+        case Kind::kSubtract: {
+          int v = Evaluate(p.nodes, st.value, ctx);
+          if (st.kind == Kind::kSubtract) v = -v;
+          if (user != nullptr) {
+            *user = static_cast<std::int16_t>(*user + v);
+          } else {
+            std::uint8_t& cell = st.table == HandlerTable::kEffects
+                                     ? c.event_cells->effects
+                                     : c.event_cells->sent;
+            cell = static_cast<std::uint8_t>(cell + v);
+          }
+          break;
+        }
+        case Kind::kCallOnce:
+          if (c.event_cells->sent == 0) c.event_cells->sent = 1;
+          break;
+        case Kind::kSet:
+        case Kind::kSetMax: {
+          const int v = Evaluate(p.nodes, st.value, ctx);
+          if (user != nullptr) {
+            if (st.kind == Kind::kSet || v > *user) {
+              *user = static_cast<std::int16_t>(v);
+            }
+          } else {
+            std::uint16_t& cell = c.key_cells->version;
+            if (st.kind == Kind::kSet || v > cell) {
+              cell = static_cast<std::uint16_t>(v);
+            }
+          }
+          break;
+        }
+        default:
+          break;
       }
     }
   }
-done:
-  std::uint8_t memo = 0;
+  std::uint32_t memo = 0;
   if (!c.last_step) {
     for (std::size_t l = 0; l < p.memo_bit.size(); ++l) {
-      if (p.memo_bit[l] >= 0) {
-        memo = static_cast<std::uint8_t>(memo | (locals[l] << p.memo_bit[l]));
-      }
+      if (p.memo_bit[l] < 0) continue;
+      const std::uint32_t v =
+          p.local_is_int[l]
+              ? static_cast<std::uint16_t>(static_cast<std::int16_t>(locals[l]))
+              : static_cast<std::uint32_t>(locals[l] & 1);
+      memo |= v << p.memo_bit[l];
     }
+    if (stop_handler && p.stop_bit >= 0) memo |= 1u << p.stop_bit;
   }
   *c.memo = memo;
 }
@@ -818,7 +801,7 @@ bool CompileHandler(const std::vector<std::vector<HandlerSource>>& steps,
       const HandlerSource& src = steps[s][i];
       try {
         compiler.Statement(src.text, static_cast<int>(s));
-      } catch (const CompileFailure& f) {
+      } catch (const ExprFailure& f) {
         error.step = static_cast<int>(s);
         error.statement = static_cast<int>(i);
         error.line = src.line;
@@ -828,16 +811,26 @@ bool CompileHandler(const std::vector<std::vector<HandlerSource>>& steps,
       }
     }
   }
-  if (!compiler.HasFamily()) {
+  if (!compiler.HasTable()) {
     error = HandlerError{0, 0, steps[0].empty() ? 0 : steps[0][0].line,
                          steps[0].empty() ? 0 : steps[0][0].column,
                          "the handler names no table; a handler writes the "
                          "tables of one kind (credit: effects, inbox; "
                          "notification: ledger, sent; projection: version; "
-                         "cache: cache)"};
+                         "cache: cache) or tables it declares"};
     return false;
   }
+  if (!compiler.HasFamily()) out.family = HandlerProgram::kNoFamily;
   compiler.AssignMemoBits();
+  if (out.memo_bits > 24) {
+    error = HandlerError{1, 0, steps.size() > 1 ? steps[1][0].line : 0,
+                         steps.size() > 1 ? steps[1][0].column : 0,
+                         fmt::format("step 2 reads {} bits of locals from step "
+                                     "1; a handler carries at most 24 (an "
+                                     "integer takes 16, a boolean 1)",
+                                     out.memo_bits)};
+    return false;
+  }
   return true;
 }
 

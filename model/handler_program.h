@@ -7,12 +7,15 @@
 // running a step never looks anything up. It works on the same durable
 // cells as the built-ins (MODEL.md section 2: effects, inbox, ledger, sent
 // per event; version and cache per key), so a declared definition of a
-// built-in reaches exactly the states the built-in reaches.
+// built-in reaches exactly the states the built-in reaches, and on tables
+// the strategy file declares itself (`points` per account, `reserved` per
+// order), which live in State::user.
 //
-// Locals are booleans. Those set in step 1 and read in step 2 survive the
-// step as bits of the instance's `memo` (the strategy's private in-flight
-// data), and are zeroed, like every private datum, once the instance is no
-// longer midway. Every other local starts false on each run of a step.
+// Locals are booleans or integers. Those set in step 1 and read in step 2
+// survive the step as bits of the instance's `memo` (the strategy's private
+// in-flight data), and are zeroed, like every private datum, once the
+// instance is no longer midway. Every other local starts at 0 (false) on
+// each run of a step.
 
 #ifndef OUTBOX_CHECK_MODEL_HANDLER_PROGRAM_H_
 #define OUTBOX_CHECK_MODEL_HANDLER_PROGRAM_H_
@@ -23,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/expression.h"
 #include "model/status.h"
 
 namespace oc {
@@ -31,10 +35,10 @@ enum class StrategyFamily : std::uint8_t;
 struct GroupEventCells;
 struct GroupKeyCells;
 
-// The durable tables a handler can name. Per event: effects (a count of
-// business effects), inbox and ledger (rows: present or not), sent (the
-// outside world's record of calls received). Per key: version (a number)
-// and cache (a row: present means fresh).
+// The durable tables of MODEL.md section 2 a handler can name. Per event:
+// effects (a count of business effects), inbox and ledger (rows: present or
+// not), sent (the outside world's record of calls received). Per key:
+// version (a number) and cache (a row: present means fresh).
 enum class HandlerTable : std::uint8_t {
   kEffects,
   kInbox,
@@ -46,50 +50,48 @@ enum class HandlerTable : std::uint8_t {
 inline constexpr int kHandlerTables = 6;
 std::string_view HandlerTableName(HandlerTable t);
 
-// One node of an expression tree, stored in HandlerProgram::nodes; children
-// come before their parent, so a node's operands have smaller indices.
-struct HandlerNode {
-  enum class Op : std::uint8_t {
-    kConst,         // value
-    kLocal,         // local number `value`
-    kRead,          // table `table` at the event or its key
-    kEventVersion,  // the event's version attribute
-    kNot,
-    kAnd,
-    kOr,
-    kAdd,
-    kSub,
-    kMul,
-    kEq,
-    kNe,
-    kLt,
-    kLe,
-    kGt,
-    kGe,
-  };
-  Op op = Op::kConst;
-  HandlerTable table = HandlerTable::kEffects;
-  std::int16_t lhs = -1;
-  std::int16_t rhs = -1;
-  std::int32_t value = 0;
-  bool operator==(const HandlerNode&) const = default;
+// A table the strategy file declares (`[tables]`): a row (present or not)
+// or a number, per event or per value of an event attribute (an account,
+// an order, a key).
+struct UserTable {
+  std::string name;
+  bool row = false;  // a row; otherwise a number
+  // -1: one cell per event; otherwise an index into
+  // HandlerProgram::text_attributes: one cell per value of that attribute.
+  std::int8_t by = -1;
+  bool operator==(const UserTable&) const = default;
 };
+inline constexpr int kMaxUserTables = 8;
+
+// The handler's leaf opcodes (ExprNode::op), after the shared ones.
+namespace handler_op {
+inline constexpr auto kLocal = ExprOp::kLeaf;  // local `value`
+// A built-in table (`a`: HandlerTable) at the event or its key.
+inline constexpr auto kRead = static_cast<ExprOp>(int(ExprOp::kLeaf) + 1);
+// A user table (`a`: its index) at its cell for the event.
+inline constexpr auto kReadUser = static_cast<ExprOp>(int(ExprOp::kLeaf) + 2);
+// An event's number attribute (`a`: index into number_attributes).
+inline constexpr auto kNumber = static_cast<ExprOp>(int(ExprOp::kLeaf) + 3);
+}  // namespace handler_op
 
 // One statement: `[if GUARD:] ACTION`.
 struct HandlerStatement {
   enum class Kind : std::uint8_t {
-    kInsert,    // insert TABLE[...]; with local >= 0: LOCAL = insert ...
-    kSetLocal,  // LOCAL = EXPR
-    kAdd,       // TABLE[...] += EXPR
-    kSet,       // TABLE[...] = EXPR
-    kSetMax,    // TABLE[...] max= EXPR (set if greater)
-    kStop,      // skip the rest of this step
+    kInsert,       // insert TABLE[...]; with local >= 0: LOCAL = insert ...
+    kSetLocal,     // LOCAL = EXPR
+    kAdd,          // TABLE[...] += VALUE
+    kSubtract,     // TABLE[...] -= VALUE
+    kSet,          // TABLE[...] = VALUE
+    kSetMax,       // TABLE[...] max= VALUE (set if greater)
+    kStop,         // skip the rest of this step
+    kStopHandler,  // skip the rest of the handler (this step and the next)
     // call sent[event] with_key: the outside world records the call only
     // if it has not seen the event's idempotency key (sent[event] is 0).
     kCallOnce,
   };
   Kind kind = Kind::kStop;
   HandlerTable table = HandlerTable::kEffects;
+  std::int8_t user = -1;    // a user table written, or -1 for `table`
   std::int8_t local = -1;   // the local written, or -1
   std::int16_t guard = -1;  // node index of the guard, or -1
   std::int16_t value = -1;  // node index of the value, or -1
@@ -99,26 +101,39 @@ struct HandlerStatement {
 struct HandlerProgram {
   std::string name;  // the strategy's declared name, e.g. "credit.inbox"
   std::string file;  // the strategy file, as the scenario wrote it
-  std::vector<HandlerNode> nodes;
+  std::vector<ExprNode> nodes;
   std::vector<std::vector<HandlerStatement>> steps;  // 1 or 2 transactions
-  std::vector<std::string> locals;                   // names, by number
-  // Per local: its bit in `memo` while midway, or -1 when it does not
-  // outlive step 1.
+  std::vector<UserTable> tables;                     // declared in the file
+  // The event attributes the handler names: those that index a user table
+  // (text) and those it reads as numbers (event.version, event.amount...).
+  // Every event must carry each of them.
+  std::vector<std::string> text_attributes;
+  std::vector<std::string> number_attributes;
+  std::vector<std::string> locals;  // names, by number
+  std::vector<bool> local_is_int;   // per local: an integer (else boolean)
+  // Per local: its first bit in `memo` while midway, or -1 when it does not
+  // outlive step 1. A boolean takes 1 bit, an integer 16 (two's
+  // complement: integer locals carried to step 2 are 16-bit).
   std::vector<std::int8_t> memo_bit;
   int memo_bits = 0;
-  // Inferred from the tables named: credit (effects, inbox), notification
-  // (ledger, sent), projection (version), cache (cache). Decides which
-  // built-in invariants apply to the group.
-  std::uint8_t family = 0;  // a StrategyFamily
+  // The memo bit that says step 1 ran `stop handler`, or -1.
+  std::int8_t stop_bit = -1;
+  // Inferred from the built-in tables named: credit (effects, inbox),
+  // notification (ledger, sent), projection (version), cache (cache).
+  // Decides which built-in invariants apply to the group. kNoFamily when
+  // the handler writes only its own tables.
+  std::uint8_t family = 0;  // a StrategyFamily, or kNoFamily
+  static constexpr std::uint8_t kNoFamily = 4;  // StrategyFamily::kCustom
   bool uses_inbox = false;
-  bool reads_version = false;  // needs a version on every event
-  bool uses_key = false;       // needs a key on every event
-  // Per table: the sum of the constants its `+=` statements add (each runs
-  // at most once per delivered copy), which bounds its growth per copy.
+  bool uses_key = false;  // needs a key on every event
+  // Per built-in table: the sum of the constants its `+=` statements add
+  // (each runs at most once per delivered copy), which bounds its growth
+  // per copy.
   std::array<int, kHandlerTables> adds{};
   // The largest constant `version` can be set to (besides event versions).
   int max_constant = 0;
-  // Per table: does a statement write it? Tables never written keep 0.
+  // Per built-in table: does a statement write it? Tables never written
+  // keep 0.
   std::array<bool, kHandlerTables> writes{};
   bool operator==(const HandlerProgram&) const = default;
 };
@@ -127,14 +142,19 @@ struct HandlerProgram {
 struct HandlerCells {
   GroupEventCells* event_cells;  // the group's cells for the event
   GroupKeyCells* key_cells;      // the group's cells for its key, or null
-  int version;                   // the event's version, 0 without one
-  std::uint8_t* memo;            // the instance's private data
+  std::int16_t* user;            // State::user
+  const std::uint16_t* slots;    // per user table: its cell for the event
+  const std::int32_t* numbers;   // per number attribute: the event's value
+  std::uint32_t* memo;           // the instance's private data
   bool last_step;                // the memo is zeroed after it
 };
 
 // Runs step `step` of `p` as one transaction.
 // REQUIRES: step < p.steps.size(); key_cells is set if p.uses_key.
 void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c);
+
+// The value of local `l` kept in `memo` (REQUIRES: p.memo_bit[l] >= 0).
+int MemoLocal(const HandlerProgram& p, int l, std::uint32_t memo);
 
 // One statement as written: its text and where its first character is.
 struct HandlerSource {
@@ -152,10 +172,14 @@ struct HandlerError {
   std::string message;
 };
 
-// Parses and type-checks `steps` (1 or 2 lists of statements). On error,
-// `error` is filled and the result is false.
+// Parses and type-checks `steps` (1 or 2 lists of statements) against the
+// tables already in `out.tables`. On error, `error` is filled and the
+// result is false.
 bool CompileHandler(const std::vector<std::vector<HandlerSource>>& steps,
                     HandlerProgram& out, HandlerError& error);
+
+// A name a user table cannot take: a built-in table, a keyword.
+bool ReservedHandlerName(std::string_view name);
 
 }  // namespace oc
 

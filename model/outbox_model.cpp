@@ -135,6 +135,26 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     first_instance_.push_back(instance_count_);
     instance_count_ += g.instances;
   }
+  const std::size_t events = config_.events.size();
+  user_slots_.resize(config_.groups.size() * events);
+  numbers_.resize(config_.groups.size() * events);
+  for (const UserTableLayout& l : UserTableLayouts(config_)) {
+    for (std::size_t e = 0; e < events; ++e) {
+      user_slots_[static_cast<std::size_t>(l.group) * events + e].push_back(
+          l.slot[e]);
+    }
+    user_cells_ = std::max(user_cells_, l.first + l.size);
+  }
+  for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+    if (!config_.groups[g].declared) continue;
+    for (std::size_t e = 0; e < events; ++e) {
+      for (const std::string& a :
+           config_.groups[g].declared->number_attributes) {
+        numbers_[g * events + e].push_back(static_cast<std::int32_t>(
+            NumberAttribute(config_.events[e], a).value_or(0)));
+      }
+    }
+  }
   timing_ = ComputeTiming(config_);
   codec_ = StateCodec(config_, InitialStates().front());
   seed_pipeline_ = IsSeedPipeline(config_);
@@ -150,6 +170,7 @@ std::vector<State> OutboxModel::InitialStates() const {
   s.instances.resize(static_cast<std::size_t>(instance_count_));
   s.group_events.resize(groups * events);
   s.group_keys.resize(groups * keys_.size());
+  s.user.resize(static_cast<std::size_t>(user_cells_));
   const FaultBudgets& b = config_.budgets;
   s.budgets = Budgets{
       static_cast<std::uint8_t>(b.premature_expiries),
@@ -592,11 +613,11 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       break;
     case Strategy::kDeclared: {
       const HandlerProgram& program = *config_.groups[group].declared;
-      const std::optional<std::uint16_t>& version =
-          config_.events[event].version;
+      const std::size_t at = group * events + event;
       RunHandlerStep(
           program, step,
-          HandlerCells{&cells, key_cells, version ? *version : 0, &inst.memo,
+          HandlerCells{&cells, key_cells, s.user.data(), user_slots_[at].data(),
+                       numbers_[at].data(), &inst.memo,
                        step + 1 == static_cast<int>(program.steps.size())});
       break;
     }

@@ -149,6 +149,12 @@ class OutboxModel {
   int NextRow(const State& s) const;
 
   Config config_;
+  // Per group and event (g * E + e), for declared strategies: each
+  // declared table's cell in State::user, and the event's number
+  // attributes the strategy reads.
+  std::vector<std::vector<std::uint16_t>> user_slots_;
+  std::vector<std::vector<std::int32_t>> numbers_;
+  int user_cells_ = 0;
   std::vector<std::string> keys_;
   std::vector<int> key_of_;
   std::vector<int> first_instance_;

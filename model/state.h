@@ -73,8 +73,8 @@ struct InstanceCells {
   std::uint8_t event = 0;  // event index + 1 while holding or midway
   // The strategy's private in-flight data while midway: the inbox value
   // check_then_act's first step read, or whether ledger_then_send's ledger
-  // row was new (1) or already there (0).
-  std::uint8_t memo = 0;
+  // row was new (1) or already there (0); a declared strategy's locals.
+  std::uint32_t memo = 0;
   bool operator==(const InstanceCells&) const = default;
 };
 
@@ -149,6 +149,9 @@ struct State {
   std::uint16_t database_down = 0;
   std::uint16_t now = 0;
   LogCells log;  // relay styles
+  // The tables declared by strategy files (UserTableLayouts): rows (0, 1)
+  // and numbers.
+  FixedCells<std::int16_t, kMaxUserCells> user;
   bool operator==(const State&) const = default;
 };
 

@@ -51,6 +51,9 @@ enum class Field : std::uint8_t {
   // The age sweeper.
   kBegun,
   kSendClock,
+  // Tables declared by strategy files.
+  kUserRow,
+  kUserNumber,  // stored with a bias: value + StateCodec::user_bias_
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -65,7 +68,8 @@ enum class Field : std::uint8_t {
 // walk, the hottest loop of a search, as short as the seed's model needs).
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
-                 const Renaming& m, bool styles, bool time, F f) {
+                 const Renaming& m, bool styles, bool time,
+                 const std::vector<UserTableLayout>& user, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
@@ -126,6 +130,14 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       f(c.fresh, Field::kFresh, g);
     }
   }
+  // Declared tables: a table per event follows the renaming of events.
+  for (const UserTableLayout& l : user) {
+    const Field what = l.row ? Field::kUserRow : Field::kUserNumber;
+    for (int i = 0; i < l.size; ++i) {
+      const int cell = l.by_event ? l.first + m.event_from[i] : l.first + i;
+      f(s.user[static_cast<std::size_t>(cell)], what, l.group);
+    }
+  }
   auto& b = s.budgets;
   f(b.premature_expiries, Field::kBudget, -1);
   f(b.relay_crashes, Field::kBudget, -1);
@@ -160,6 +172,7 @@ struct Bounds {
   int tokens = 0;
   int copies = 0;
   int max_version = 0;
+  int user_bias = 0;
   // Which budget of each kind comes next.
   int budget = 0, style_budget = 0, time_budget = 0;
 
@@ -270,6 +283,10 @@ struct Bounds {
         return timing.sweeper ? 1 : 0;
       case Field::kSendClock:
         return timing.sweeper ? timing.Cap(timing.send_time) : 0;
+      case Field::kUserRow:
+        return 1;
+      case Field::kUserNumber:
+        return 2 * user_bias;
     }
     return 0;
   }
@@ -328,36 +345,13 @@ StateCodec::StateCodec(const Config& config, const State& shape)
     bounds.tokens =
         bounds.tokens > 0 ? std::min(bounds.tokens, by_lease) : by_lease;
   }
-  // Claims (reads) of one event, each followed by at most one send.
-  int claims = bounds.tokens;
-  switch (config.relay_style) {
-    case RelayStyle::kLeaseToken:
-      break;
-    case RelayStyle::kRowLock:
-      // A row is claimed again only after a crash or a failed commit.
-      claims = 1 + b.relay_crashes + b.failed_commits;
-      bounds.tokens = 0;
-      break;
-    case RelayStyle::kSequenceCursor:
-    case RelayStyle::kCdcOffset:
-      // Read again only after a restart.
-      claims = 1 + b.relay_crashes;
-      bounds.tokens = 0;
-      break;
-    case RelayStyle::kAgeSweeper:
-      // A relay that took a row holds it until it marks it (and then
-      // nobody takes it again) or crashes: each relay takes a row once,
-      // and once more per crash.
-      claims = static_cast<int>(config.relays.size()) + b.relay_crashes;
-      bounds.tokens = 0;
-      break;
+  if (config.relay_style != RelayStyle::kLeaseToken) bounds.tokens = 0;
+  bounds.copies = CopyBound(config);
+  for (int g = 0; g < static_cast<int>(config.groups.size()); ++g) {
+    bounds.user_bias = std::max(bounds.user_bias, UserNumberBound(config, g));
   }
-  int instances = 0;
-  for (const Group& g : config.groups) instances += g.instances;
-  // A consumer outage takes back the delivery of every instance.
-  bounds.copies = claims + b.lost_publish_acks + b.lost_consumer_acks +
-                  b.consumer_crashes + b.redeliveries +
-                  b.consumer_outages * instances;
+  user_bias_ = bounds.user_bias;
+  user_ = UserTableLayouts(config);
   for (const Event& e : config.events) {
     if (e.version)
       bounds.max_version = std::max<int>(bounds.max_version, *e.version);
@@ -374,7 +368,7 @@ StateCodec::StateCodec(const Config& config, const State& shape)
           b.consumer_outages + b.database_outages > 0;
   State s = shape_;
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, [&](auto&, Field what, int group) {
+              time_, user_, [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
               });
@@ -422,19 +416,22 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
                                std::uint8_t* out) const {
   BitWriter writer(out);
   std::size_t field = 0;
-  VisitFields(s, events_, groups_, instance_group_.data(), r, styles_, time_,
-              [&](const auto& value, Field what, int) {
-                auto v = static_cast<unsigned>(value);
-                if (v != 0 && what == Field::kRelayRef) {
-                  v = r.relay_to[v - 1] + 1u;
-                } else if (v != 0 && what == Field::kEventRef) {
-                  v = r.event_to[v - 1] + 1u;
-                }
-                const unsigned width = widths_[field];
-                if ((v >> width) != 0) FieldOverflow(field, v, width);
-                ++field;
-                writer.Put(v, width);
-              });
+  VisitFields(
+      s, events_, groups_, instance_group_.data(), r, styles_, time_, user_,
+      [&](const auto& value, Field what, int) {
+        auto v = static_cast<unsigned>(value);
+        if (what == Field::kUserNumber) {
+          v = static_cast<unsigned>(static_cast<int>(value) + user_bias_);
+        } else if (v != 0 && what == Field::kRelayRef) {
+          v = r.relay_to[v - 1] + 1u;
+        } else if (v != 0 && what == Field::kEventRef) {
+          v = r.event_to[v - 1] + 1u;
+        }
+        const unsigned width = widths_[field];
+        if ((v >> width) != 0) FieldOverflow(field, v, width);
+        ++field;
+        writer.Put(v, width);
+      });
   writer.Finish();
 }
 
@@ -445,7 +442,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, [&](auto& value, Field, int) {
+              time_, user_, [&](auto& value, Field what, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;
                 while (have < width) {
@@ -453,8 +450,10 @@ State StateCodec::Decode(const std::uint8_t* in) const {
                   word |= byte << have;
                   have += 8;
                 }
+                const auto raw =
+                    static_cast<int>(word & ((std::uint64_t{1} << width) - 1));
                 value = static_cast<std::remove_reference_t<decltype(value)>>(
-                    word & ((std::uint64_t{1} << width) - 1));
+                    what == Field::kUserNumber ? raw - user_bias_ : raw);
                 word >>= width;
                 have -= width;
               });

@@ -90,7 +90,9 @@ class StateCodec {
   std::vector<int> instance_group_;  // group of each instance
   bool styles_ = false;  // the config uses the other relay styles' cells
   bool time_ = false;    // the config uses model/TIME.md's cells
-  std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
+  std::vector<UserTableLayout> user_;  // declared tables (usually none)
+  int user_bias_ = 0;                  // added to a declared number to store it
+  std::vector<std::uint8_t> widths_;   // bits of each field, in packing order
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
 };

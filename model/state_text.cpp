@@ -69,8 +69,10 @@ std::string InstanceText(const Config& config, const Group& group,
   std::string text = fmt::format("midway({}", config.events[i.event - 1].name);
   for (std::size_t l = 0; l < p.locals.size(); ++l) {
     if (p.memo_bit[l] < 0) continue;
-    text += fmt::format(", {}={}", p.locals[l],
-                        (i.memo >> p.memo_bit[l]) & 1 ? "true" : "false");
+    const int v = MemoLocal(p, static_cast<int>(l), i.memo);
+    text += p.local_is_int[l] ? fmt::format(", {}={}", p.locals[l], v)
+                              : fmt::format(", {}={}", p.locals[l],
+                                            v != 0 ? "true" : "false");
   }
   return text + ")";
 }

@@ -46,7 +46,8 @@ void Runs(const std::uint64_t* keys, int n, std::vector<int>* runs) {
 // Everything about an event but its name.
 bool Interchangeable(const Event& a, const Event& b) {
   return a.type == b.type && a.key == b.key && a.version == b.version &&
-         a.account == b.account && a.amount == b.amount;
+         a.account == b.account && a.amount == b.amount &&
+         a.attributes == b.attributes;
 }
 
 constexpr int kIndexBits = 6;  // instance or relay index, < 64
@@ -307,8 +308,8 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
     }
     for (int i = 0; i < k; ++i) {
       const InstanceCells& c = s.instances[first + i];
-      const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 16) |
-                                (event_ref(c.event) << 8) | c.memo;
+      const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 40) |
+                                (event_ref(c.event) << 32) | c.memo;
       ikeys[i] = (key << kIndexBits) | static_cast<std::uint64_t>(i);
     }
     std::sort(ikeys.begin(), ikeys.begin() + k);

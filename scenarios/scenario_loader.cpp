@@ -228,6 +228,38 @@ class Reader {
                  "unknown key" + hint);
   }
 
+  // An event's keys beyond the named ones are attributes of its own (an
+  // order, a SKU, a quantity), text or integers, that declared strategies
+  // read; a key that looks like a misspelt named one is an error.
+  Status ReadEventAttributes(const toml::table& table, std::string_view field,
+                             Event& event) const {
+    for (const auto& [key, value] : table) {
+      const std::string_view name = key.str();
+      if (std::find(std::begin(kEventKeys), std::end(kEventKeys), name) !=
+          std::end(kEventKeys)) {
+        continue;
+      }
+      const std::string hint = DidYouMean(name, kEventKeys);
+      if (!hint.empty()) {
+        return Error(PositionOf(key.source()), Dotted(field, name),
+                     "unknown key" + hint);
+      }
+      EventAttribute a;
+      a.name = std::string(name);
+      if (const auto* text = value.as_string()) {
+        a.text = text->get();
+      } else if (const auto* number = value.as_integer()) {
+        a.number = number->get();
+      } else {
+        return TypeError(value, Dotted(field, name),
+                         "text or an integer (an attribute of the event's "
+                         "own, such as order = \"o-1\")");
+      }
+      event.attributes.push_back(std::move(a));
+    }
+    return Status::Ok();
+  }
+
   // nullptr when `key` is absent; an error when it is not a table.
   Result<const toml::table*> Table(const toml::table& parent,
                                    std::string_view key) {
@@ -487,7 +519,7 @@ class Reader {
       if (table == nullptr) return TypeError(element, field, "a table");
       Note(field, element);
       Event event = DefaultEvent(i);
-      Status s = CheckKeys(*table, field, kEventKeys);
+      Status s = ReadEventAttributes(*table, field, event);
       if (s.ok()) s = OptionalString(*table, field, "name", event.name);
       if (s.ok()) s = OptionalString(*table, field, "type", event.type);
       if (s.ok()) s = OptionalString(*table, field, "key", event.key);

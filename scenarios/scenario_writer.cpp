@@ -92,6 +92,10 @@ void WriteConfig(const Config& config, std::string& out) {
       if (e.version) out += fmt::format("version = {}\n", *e.version);
       if (e.account) out += fmt::format("account = {}\n", Quote(*e.account));
       if (e.amount) out += fmt::format("amount = {}\n", *e.amount);
+      for (const EventAttribute& a : e.attributes) {
+        out += a.text ? fmt::format("{} = {}\n", a.name, Quote(*a.text))
+                      : fmt::format("{} = {}\n", a.name, *a.number);
+      }
     }
   }
   auto duration = [&](std::string_view key, const std::optional<Seconds>& d) {

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "model/closest_name.h"
@@ -12,7 +13,9 @@
 namespace oc {
 namespace {
 
-constexpr std::string_view kStrategyKeys[] = {"name", "description", "steps"};
+constexpr std::string_view kStrategyKeys[] = {"name", "description", "tables",
+                                              "steps"};
+constexpr std::string_view kTableKeys[] = {"kind", "by"};
 
 std::string At(const std::string& path, const toml::source_region& r,
                std::string_view field, std::string_view what) {
@@ -39,6 +42,101 @@ std::string_view TypeWord(const toml::node& n) {
   }
 }
 
+// [tables]: NAME = { kind = "row" | "number", by = "event" | ATTRIBUTE }.
+Status ReadTables(const toml::node& node, const std::string& path,
+                  HandlerProgram& program) {
+  const toml::table* tables = node.as_table();
+  if (tables == nullptr) {
+    return Status::Error(
+        At(path, node.source(), "tables",
+           fmt::format("expected a table of tables, got {}", TypeWord(node))));
+  }
+  for (const auto& [key, value] : *tables) {
+    const std::string name(key.str());
+    const std::string field = fmt::format("tables.{}", name);
+    const bool word =
+        !name.empty() &&
+        (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+        std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+    if (!word || ReservedHandlerName(name)) {
+      return Status::Error(
+          At(path, key.source(), field,
+             word ? fmt::format("'{}' is a built-in table or a keyword; choose "
+                                "another name",
+                                name)
+                  : "a table's name is a word: letters, digits and '_'"));
+    }
+    const toml::table* t = value.as_table();
+    if (t == nullptr) {
+      return Status::Error(At(path, value.source(), field,
+                              fmt::format("expected {{ kind = \"row\" or "
+                                          "\"number\", by = \"event\" or "
+                                          "an attribute }}, got {}",
+                                          TypeWord(value))));
+    }
+    for (const auto& [k, v] : *t) {
+      if (std::find(std::begin(kTableKeys), std::end(kTableKeys), k.str()) ==
+          std::end(kTableKeys)) {
+        std::string hint = DidYouMean(k.str(), kTableKeys);
+        if (hint.empty()) hint = "; allowed keys are kind, by";
+        return Status::Error(At(path, k.source(),
+                                fmt::format("{}.{}", field, k.str()),
+                                "unknown key" + hint));
+      }
+    }
+    UserTable table;
+    table.name = name;
+    const toml::node* kind = t->get("kind");
+    const std::optional<std::string> kind_text =
+        kind ? kind->value<std::string>() : std::nullopt;
+    if (!kind_text || (*kind_text != "row" && *kind_text != "number")) {
+      return Status::Error(
+          At(path, kind ? kind->source() : value.source(), field + ".kind",
+             kind ? "expected \"row\" (present or not) or \"number\""
+                  : "missing; \"row\" (present or not) or \"number\""));
+    }
+    table.row = *kind_text == "row";
+    const toml::node* by = t->get("by");
+    const std::optional<std::string> by_text =
+        by ? by->value<std::string>() : std::nullopt;
+    if (!by_text || by_text->empty()) {
+      return Status::Error(
+          At(path, by ? by->source() : value.source(), field + ".by",
+             by ? "expected \"event\" or an event attribute such as "
+                  "\"account\""
+                : "missing; \"event\" (a cell per event) or an event "
+                  "attribute such as \"account\" (a cell per account)"));
+    }
+    if (*by_text != "event") {
+      if (*by_text == "version" || *by_text == "amount" || *by_text == "name") {
+        return Status::Error(At(path, by->source(), field + ".by",
+                                fmt::format("'{}' is not a text attribute; "
+                                            "tables are indexed by the event "
+                                            "or by text such as account, key "
+                                            "or order",
+                                            *by_text)));
+      }
+      auto it = std::find(program.text_attributes.begin(),
+                          program.text_attributes.end(), *by_text);
+      if (it == program.text_attributes.end()) {
+        program.text_attributes.push_back(*by_text);
+        it = program.text_attributes.end() - 1;
+      }
+      table.by = static_cast<std::int8_t>(it - program.text_attributes.begin());
+    }
+    if (program.tables.size() >= static_cast<std::size_t>(kMaxUserTables)) {
+      return Status::Error(
+          At(path, key.source(), field,
+             fmt::format("too many tables; a strategy declares at most {}",
+                         kMaxUserTables)));
+    }
+    program.tables.push_back(std::move(table));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<HandlerProgram> ParseStrategyFile(std::string_view text,
@@ -58,7 +156,9 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
       continue;
     }
     std::string hint = DidYouMean(key.str(), kStrategyKeys);
-    if (hint.empty()) hint = "; allowed keys are name, description, steps";
+    if (hint.empty()) {
+      hint = "; allowed keys are name, description, tables, steps";
+    }
     return Status::Error(
         At(path, key.source(), key.str(), "unknown key" + hint));
   }
@@ -86,6 +186,9 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
     return Status::Error(
         At(path, d->source(), "description",
            fmt::format("expected a string, got {}", TypeWord(*d))));
+  }
+  if (const toml::node* tables = root.get("tables")) {
+    if (Status s = ReadTables(*tables, path, program); !s.ok()) return s;
   }
   const toml::node* steps = root.get("steps");
   if (steps == nullptr) {
