@@ -29,8 +29,10 @@ Result<std::vector<std::string>> ScenarioFiles(
     std::vector<std::string> found;
     for (auto it = fs::recursive_directory_iterator(path, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      // A folder named `strategies` holds strategy files, not scenarios.
-      if (it->is_directory() && it->path().filename() == "strategies") {
+      // A folder named `strategies` holds strategy files, and one named
+      // `invariants` invariant definitions: not scenarios.
+      if (it->is_directory() && (it->path().filename() == "strategies" ||
+                                 it->path().filename() == "invariants")) {
         it.disable_recursion_pending();
         continue;
       }

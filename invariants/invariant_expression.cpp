@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <optional>
 
 #include "model/closest_name.h"
@@ -12,7 +10,7 @@
 namespace oc {
 namespace {
 
-// The cells an expression can read, by code (ExpressionNode::field).
+// The cells an expression can read, by code (ExprNode::a of a kCell leaf).
 enum Cell : std::uint8_t {
   kPublished,
   kToken,
@@ -25,6 +23,7 @@ enum Cell : std::uint8_t {
   kSent,
   kVersion,
   kCache,
+  kUserCell,  // a declared table: State::user[value + index]
 };
 constexpr std::string_view kOutboxCells[] = {"published", "token",
                                              "completed_token", "offered"};
@@ -36,291 +35,342 @@ bool IsBoolCell(int cell) {
          cell == kCache;
 }
 
-enum class Type : std::uint8_t { kInt, kBool, kString };
-std::string_view TypeWord(Type t) {
-  switch (t) {
-    case Type::kInt:
-      return "an integer";
-    case Type::kBool:
-      return "a boolean";
-    case Type::kString:
-      return "a string";
-  }
-  return "";
-}
+// Facts about the group an expression is checked for (`group.inbox`).
+constexpr std::string_view kGroupFacts[] = {
+    "group.credit", "group.notification", "group.projection", "group.cache",
+    "group.custom", "group.inbox",        "group.retention"};
 
-struct Token {
-  enum class Kind : std::uint8_t { kName, kNumber, kString, kPunct, kEnd };
-  Kind kind = Kind::kEnd;
-  std::string text;
-  int offset = 0;
-};
+// Leaf opcodes (ExprNode::op).
+constexpr auto kVar = ExprOp::kLeaf;  // the binding of domain `a`
+constexpr auto kEventText = static_cast<ExprOp>(int(ExprOp::kLeaf) + 1);
+constexpr auto kEventNumber = static_cast<ExprOp>(int(ExprOp::kLeaf) + 2);
+// Cell `a` of group `b` (or -1: the outbox) at the index lhs evaluates to;
+// for declared tables `value` is the table's first cell.
+constexpr auto kCellLeaf = static_cast<ExprOp>(int(ExprOp::kLeaf) + 3);
 
-// Thrown inside this file only; CompileInvariantExpression returns it as a
-// value.
-struct Failure {
-  int offset;
-  std::string message;
-};
+constexpr int kMaxDomains = 8;
 
-std::vector<Token> Lex(std::string_view s) {
-  std::vector<Token> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n') {
-      ++i;
-      continue;
-    }
-    Token t;
-    t.offset = static_cast<int>(i);
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) ||
-                              s[j] == '_' || s[j] == '.')) {
-        ++j;
-      }
-      t.kind = Token::Kind::kName;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      std::size_t j = i;
-      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-        ++j;
-      }
-      t.kind = Token::Kind::kNumber;
-      t.text = std::string(s.substr(i, j - i));
-      i = j;
-    } else if (c == '"' || c == '\'') {
-      const std::size_t end = s.find(c, i + 1);
-      if (end == std::string_view::npos) {
-        throw Failure{t.offset, "a string is not closed"};
-      }
-      t.kind = Token::Kind::kString;
-      t.text = std::string(s.substr(i, end + 1 - i));
-      i = end + 1;
-    } else {
-      static constexpr std::string_view kTwo[] = {"==", "!=", "<=", ">="};
-      t.kind = Token::Kind::kPunct;
-      const std::string_view two = s.substr(i, 2);
-      if (std::find(std::begin(kTwo), std::end(kTwo), two) != std::end(kTwo)) {
-        t.text = std::string(two);
-        i += 2;
-      } else if (std::string_view("[](),<>+-*").find(c) !=
-                 std::string_view::npos) {
-        t.text = std::string(1, c);
-        ++i;
-      } else {
-        throw Failure{t.offset, fmt::format("unexpected character '{}'", c)};
-      }
-    }
-    out.push_back(std::move(t));
-  }
-  Token end;
-  end.offset = static_cast<int>(s.size());
-  out.push_back(end);
-  return out;
-}
+// A text literal waiting for the domain it is compared with.
+constexpr std::int8_t kLiteral = -2;
 
-class Parser {
+class Parser : public ExpressionParser {
  public:
-  Parser(const Config& config, InvariantExpression& out)
-      : config_(config), out_(out) {
+  Parser(const Config& config, InvariantExpression& out, int group)
+      : ExpressionParser(out.nodes), config_(config), out_(out), group_(group) {
     for (const Group& g : config.groups) group_names_.push_back(g.name);
+    layouts_ = UserTableLayouts(config);
   }
 
-  void Parse() {
-    tokens_ = Lex(out_.text);
-    if (Peek().kind == Token::Kind::kEnd) {
-      throw Failure{0, "empty; write a boolean expression over durable state"};
+  int Parse(const std::string& text) {
+    SetTokens(LexExpression(text));
+    if (AtEnd()) {
+      throw ExprFailure{0,
+                        "empty; write a boolean expression over durable state"};
     }
     const int at = Peek().offset;
     auto [root, type] = Expr();
-    if (type != Type::kBool) {
-      throw Failure{at, fmt::format("an invariant must be a boolean, got {}; "
-                                    "compare it, e.g. '... <= 1'",
-                                    TypeWord(type))};
+    if (!(type == ExprType::Bool())) {
+      throw ExprFailure{at, fmt::format("an invariant must be a boolean, got "
+                                        "{}; compare it, e.g. '... <= 1'",
+                                        TypeWord(type))};
     }
-    if (Peek().kind != Token::Kind::kEnd) {
-      throw Failure{
+    if (!AtEnd()) {
+      throw ExprFailure{
           Peek().offset,
           fmt::format("unexpected {} after the expression", Describe())};
     }
-    out_.root = root;
+    Resolve();
+    return root;
   }
 
  private:
-  using Typed = std::pair<int, Type>;
-  using Op = ExpressionNode::Op;
-
-  const Token& Peek() const { return tokens_[pos_]; }
-  const Token& Next() { return tokens_[pos_++]; }
-  bool IsName(std::string_view s) const {
-    return Peek().kind == Token::Kind::kName && Peek().text == s;
-  }
-  bool IsPunct(std::string_view s) const {
-    return Peek().kind == Token::Kind::kPunct && Peek().text == s;
-  }
-  std::string Describe() const {
-    return Peek().kind == Token::Kind::kEnd
-               ? std::string("the end of the expression")
-               : fmt::format("'{}'", Peek().text);
-  }
-  void Expect(std::string_view punct, std::string_view where) {
-    if (!IsPunct(punct)) {
-      throw Failure{Peek().offset, fmt::format("expected '{}' {}, got {}",
-                                               punct, where, Describe())};
+  // Domain d >= 1 for a text attribute, added on first use.
+  int AttributeDomain(std::string_view attribute) {
+    auto it =
+        std::find(out_.attributes.begin(), out_.attributes.end(), attribute);
+    if (it != out_.attributes.end()) {
+      return 1 + static_cast<int>(it - out_.attributes.begin());
     }
-    Next();
-  }
-  int Push(const ExpressionNode& n) {
-    out_.nodes.push_back(n);
-    return static_cast<int>(out_.nodes.size()) - 1;
+    if (out_.attributes.size() + 1 >= static_cast<std::size_t>(kMaxDomains)) {
+      throw ExprFailure{0, "too many attributes in one expression"};
+    }
+    out_.attributes.emplace_back(attribute);
+    const std::vector<std::string> values = AttributeValues(config_, attribute);
+    out_.domain_sizes.push_back(static_cast<int>(values.size()));
+    std::vector<std::int16_t> of;
+    for (const Event& e : config_.events) {
+      const std::optional<std::string> v = TextAttribute(e, attribute);
+      const auto at =
+          v ? std::find(values.begin(), values.end(), *v) : values.end();
+      of.push_back(at == values.end()
+                       ? std::int16_t{-1}
+                       : static_cast<std::int16_t>(at - values.begin()));
+    }
+    out_.text_of.push_back(std::move(of));
+    return static_cast<int>(out_.attributes.size());
   }
 
-  Typed Binary(Op op, Typed l, Typed r, Type operands, Type result,
-               std::string_view word, int offset) {
-    if (l.second != operands || r.second != operands) {
-      const bool left = l.second != operands;
-      throw Failure{
-          offset,
-          fmt::format("'{}' needs {} on both sides; its {} side is {}", word,
-                      operands == Type::kInt ? "integers" : "booleans",
-                      left ? "left" : "right",
-                      TypeWord(left ? l.second : r.second))};
+  bool KnownText(std::string_view attribute) const {
+    if (attribute == "key" || attribute == "account" || attribute == "type") {
+      return true;
     }
-    ExpressionNode n;
-    n.op = op;
-    n.lhs = static_cast<std::int16_t>(l.first);
-    n.rhs = static_cast<std::int16_t>(r.first);
-    return {Push(n), result};
+    return std::any_of(config_.events.begin(), config_.events.end(),
+                       [&](const Event& e) {
+                         return TextAttribute(e, attribute).has_value();
+                       });
+  }
+  bool KnownNumber(std::string_view attribute) const {
+    if (attribute == "version" || attribute == "amount") return true;
+    return std::any_of(config_.events.begin(), config_.events.end(),
+                       [&](const Event& e) {
+                         return NumberAttribute(e, attribute).has_value();
+                       });
   }
 
-  Typed Expr() {
-    Typed l = And();
-    while (IsName("or")) {
-      const int at = Next().offset;
-      l = Binary(Op::kOr, l, And(), Type::kBool, Type::kBool, "or", at);
-    }
-    return l;
+  std::optional<ExprDomain> Domain(std::string_view word) override {
+    if (word == "events") return ExprDomain{0, "event", ExprType::Text(0)};
+    if (word.size() < 2 || word.back() != 's') return std::nullopt;
+    const std::string_view attribute = word.substr(0, word.size() - 1);
+    if (!KnownText(attribute)) return std::nullopt;
+    const int d = AttributeDomain(attribute);
+    return ExprDomain{d, std::string(attribute), ExprType::Text(d)};
   }
-  Typed And() {
-    Typed l = Not();
-    while (IsName("and")) {
-      const int at = Next().offset;
-      l = Binary(Op::kAnd, l, Not(), Type::kBool, Type::kBool, "and", at);
-    }
-    return l;
-  }
-  Typed Not() {
-    if (IsName("not")) {
-      const int at = Next().offset;
-      Typed x = Not();
-      if (x.second != Type::kBool) {
-        throw Failure{at, fmt::format("'not' needs a boolean, got {}",
-                                      TypeWord(x.second))};
+  std::string DomainWords() const override {
+    std::vector<std::string> words = {"events", "keys"};
+    for (const Event& e : config_.events) {
+      if (e.account) words.push_back("accounts");
+      for (const EventAttribute& a : e.attributes) {
+        if (a.text) words.push_back(a.name + "s");
       }
-      ExpressionNode n;
-      n.op = Op::kNot;
+    }
+    std::vector<std::string> unique;
+    for (const std::string& w : words) {
+      if (std::find(unique.begin(), unique.end(), w) == unique.end()) {
+        unique.push_back(w);
+      }
+    }
+    return fmt::format("{}", fmt::join(unique, ", "));
+  }
+
+  // A string literal: pushed with kLiteral type; Resolve() turns it into
+  // the index of its value once a comparison or an index gives its domain.
+  Typed Literal(const ExprToken& t) {
+    ExprNode n;
+    n.value = -1;
+    const int node = Push(n);
+    literals_.push_back({node, t.text, t.offset, -1});
+    return {node, ExprType{ExprType::Kind::kText, kLiteral}};
+  }
+  // Gives literal `node` domain `d` (for index and comparison).
+  void Assign(int node, int domain) {
+    for (PendingLiteral& l : literals_) {
+      if (l.node == node) l.domain = domain;
+    }
+  }
+  void Resolve() {
+    for (const PendingLiteral& l : literals_) {
+      if (l.domain < 0) continue;  // never compared: a type error was raised
+      int index = -1;
+      std::vector<std::string_view> names;
+      if (l.domain == 0) {
+        for (std::size_t e = 0; e < config_.events.size(); ++e) {
+          names.push_back(config_.events[e].name);
+          if (config_.events[e].name == l.text) index = static_cast<int>(e);
+        }
+      } else {
+        const std::vector<std::string> values = AttributeValues(
+            config_, out_.attributes[static_cast<std::size_t>(l.domain - 1)]);
+        for (std::size_t v = 0; v < values.size(); ++v) {
+          if (values[v] == l.text) index = static_cast<int>(v);
+        }
+        if (index < 0) {
+          const std::vector<std::string_view> views(values.begin(),
+                                                    values.end());
+          throw ExprFailure{
+              l.offset,
+              fmt::format(
+                  "no event has {} \"{}\"{}",
+                  out_.attributes[static_cast<std::size_t>(l.domain - 1)],
+                  l.text, DidYouMean(l.text, views))};
+        }
+      }
+      if (index < 0) {
+        throw ExprFailure{l.offset,
+                          fmt::format("no event is named \"{}\"{}", l.text,
+                                      DidYouMean(l.text, names))};
+      }
+      out_.nodes[static_cast<std::size_t>(l.node)].value = index;
+    }
+  }
+
+  void UnifyText(Typed& l, Typed& r) override {
+    const auto literal = [](const Typed& x) {
+      return x.second.kind == ExprType::Kind::kText &&
+             x.second.domain == kLiteral;
+    };
+    const auto text = [](const Typed& x) {
+      return x.second.kind == ExprType::Kind::kText && x.second.domain >= 0;
+    };
+    if (literal(l) && text(r)) {
+      Assign(l.first, r.second.domain);
+      l.second = r.second;
+    } else if (literal(r) && text(l)) {
+      Assign(r.first, l.second.domain);
+      r.second = l.second;
+    }
+  }
+
+  // An index or comparison operand of text type `want` (domain d): a
+  // literal takes the domain.
+  void RequireText(Typed x, int domain, int offset, std::string_view what) {
+    if (x.second.kind == ExprType::Kind::kText && x.second.domain == kLiteral) {
+      Assign(x.first, domain);
+      return;
+    }
+    if (!(x.second == ExprType::Text(domain))) {
+      throw ExprFailure{offset, std::string(what)};
+    }
+  }
+
+  Typed Name(const ExprToken& name) override {
+    if (name.kind == ExprToken::Kind::kString) return Literal(name);
+    if (name.text == "old" && IsPunct("(")) {
+      if (out_.kind != InvariantKind::kTransition) {
+        throw ExprFailure{
+            name.offset,
+            "old(...) is only for kind = \"transition\", which compares the "
+            "state before a step with the state after"};
+      }
+      Next();
+      Typed x = Expr();
+      Expect(")", "to close 'old('");
+      ExprNode n;
+      n.op = ExprOp::kOld;
       n.lhs = static_cast<std::int16_t>(x.first);
-      return {Push(n), Type::kBool};
+      return {Push(n), x.second};
     }
-    return Compare();
+    if (IsPunct("(")) {
+      throw ExprFailure{
+          name.offset,
+          fmt::format(
+              "unknown function '{}'{}", name.text,
+              DidYouMean(name.text,
+                         std::vector<std::string_view>{"all", "any", "count",
+                                                       "sum", "max", "old"})
+                      .empty()
+                  ? std::string("; functions are all, "
+                                "any, count, sum, max, "
+                                "old")
+                  : DidYouMean(name.text, std::vector<std::string_view>{
+                                              "all", "any", "count", "sum",
+                                              "max", "old"}))};
+    }
+    if (name.text.rfind("group.", 0) == 0) return GroupFact(name);
+    if (const ExprDomain* d = Bound(name.text)) {
+      ExprNode n;
+      n.op = kVar;
+      n.a = static_cast<std::uint8_t>(d->id);
+      return {Push(n), d->variable_type};
+    }
+    if (name.text.rfind("event.", 0) == 0) return EventAttributeRead(name);
+    if (IsPunct("[")) return Cell(name);
+    throw ExprFailure{
+        name.offset,
+        fmt::format("unknown name '{}'; an expression reads outbox columns "
+                    "(published[event]), group tables (GROUP.TABLE[event]), "
+                    "event attributes (event.version) and aggregates (all, "
+                    "any, count, sum, max)",
+                    name.text)};
   }
-  Typed Compare() {
-    Typed l = Sum();
-    static constexpr std::pair<std::string_view, Op> kOps[] = {
-        {"==", Op::kEq}, {"!=", Op::kNe}, {"<", Op::kLt},
-        {"<=", Op::kLe}, {">", Op::kGt},  {">=", Op::kGe}};
-    for (const auto& [text, op] : kOps) {
-      if (!IsPunct(text)) continue;
-      const int at = Next().offset;
-      Typed r = Sum();
-      if ((op == Op::kEq || op == Op::kNe) && l.second == r.second &&
-          l.second != Type::kString) {
-        return Binary(op, l, r, l.second, Type::kBool, text, at);
+
+  Typed GroupFact(const ExprToken& name) {
+    auto it =
+        std::find(std::begin(kGroupFacts), std::end(kGroupFacts), name.text);
+    if (it == std::end(kGroupFacts)) {
+      throw ExprFailure{
+          name.offset,
+          fmt::format("unknown fact '{}'{}; facts about the group checked "
+                      "are {}",
+                      name.text, DidYouMean(name.text, kGroupFacts),
+                      fmt::join(kGroupFacts, ", "))};
+    }
+    if (group_ < 0) {
+      throw ExprFailure{name.offset,
+                        fmt::format("'{}' is about the group an invariant is "
+                                    "checked for; set groups = \"all\" (or a "
+                                    "kind, or names) to check it per group",
+                                    name.text)};
+    }
+    const Group& g = config_.groups[static_cast<std::size_t>(group_)];
+    const StrategyFamily f = FamilyOf(g);
+    bool v = false;
+    switch (it - std::begin(kGroupFacts)) {
+      case 0:
+        v = f == StrategyFamily::kCredit;
+        break;
+      case 1:
+        v = f == StrategyFamily::kNotification;
+        break;
+      case 2:
+        v = f == StrategyFamily::kProjection;
+        break;
+      case 3:
+        v = f == StrategyFamily::kCache;
+        break;
+      case 4:
+        v = f == StrategyFamily::kCustom;
+        break;
+      case 5:
+        v = HasInbox(g);
+        break;
+      default:
+        v = g.inbox_retention.has_value();
+        break;
+    }
+    return {Constant(v ? 1 : 0), ExprType::Bool()};
+  }
+
+  Typed EventAttributeRead(const ExprToken& name) {
+    const std::string_view attribute = std::string_view(name.text).substr(6);
+    const ExprDomain* event = Bound("event");
+    if (event == nullptr) {
+      throw ExprFailure{name.offset,
+                        fmt::format("{} is read inside an aggregate over "
+                                    "events, such as all(events, ...)",
+                                    name.text)};
+    }
+    if (KnownNumber(attribute) && !KnownText(attribute)) {
+      auto it = std::find(out_.numbers.begin(), out_.numbers.end(), attribute);
+      if (it == out_.numbers.end()) {
+        out_.numbers.emplace_back(attribute);
+        std::vector<std::int32_t> of;
+        for (const Event& e : config_.events) {
+          of.push_back(static_cast<std::int32_t>(
+              NumberAttribute(e, attribute).value_or(0)));
+        }
+        out_.number_of.push_back(std::move(of));
+        it = out_.numbers.end() - 1;
       }
-      return Binary(op, l, r, Type::kInt, Type::kBool, text, at);
+      ExprNode n;
+      n.op = kEventNumber;
+      n.a = static_cast<std::uint8_t>(it - out_.numbers.begin());
+      return {Push(n), ExprType::Int()};
     }
-    return l;
-  }
-  Typed Sum() {
-    Typed l = Term();
-    while (IsPunct("+") || IsPunct("-")) {
-      const bool add = Peek().text == "+";
-      const int at = Next().offset;
-      l = Binary(add ? Op::kAdd : Op::kSub, l, Term(), Type::kInt, Type::kInt,
-                 add ? "+" : "-", at);
+    if (KnownText(attribute)) {
+      ExprNode n;
+      n.op = kEventText;
+      n.a = static_cast<std::uint8_t>(AttributeDomain(attribute));
+      return {Push(n), ExprType::Text(n.a)};
     }
-    return l;
-  }
-  Typed Term() {
-    Typed l = Atom();
-    while (IsPunct("*")) {
-      const int at = Next().offset;
-      l = Binary(Op::kMul, l, Atom(), Type::kInt, Type::kInt, "*", at);
-    }
-    return l;
+    throw ExprFailure{
+        name.offset,
+        fmt::format("no event has the attribute '{}'; events carry key, "
+                    "account, version, amount and attributes of their own",
+                    attribute)};
   }
 
-  Typed Aggregate(const Token& name) {
-    static constexpr std::pair<std::string_view, Op> kAggs[] = {
-        {"all", Op::kAll},
-        {"any", Op::kAny},
-        {"count", Op::kCount},
-        {"sum", Op::kSum},
-        {"max", Op::kMax}};
-    Op op = Op::kAll;
-    for (const auto& [text, o] : kAggs) {
-      if (text == name.text) op = o;
-    }
-    Expect("(", fmt::format("after '{}'", name.text));
-    const Token& domain = Peek();
-    std::uint8_t field = 0;
-    if (domain.kind == Token::Kind::kName && domain.text == "events") {
-      field = 0;
-    } else if (domain.kind == Token::Kind::kName && domain.text == "keys") {
-      field = 1;
-    } else {
-      throw Failure{domain.offset,
-                    fmt::format("'{}' ranges over 'events' or 'keys', got {}",
-                                name.text, Describe())};
-    }
-    Next();
-    bool& bound = field == 0 ? event_bound_ : key_bound_;
-    if (bound) {
-      throw Failure{domain.offset,
-                    fmt::format("'{}' is already bound by an enclosing "
-                                "aggregate; nest events and keys, not the "
-                                "same domain twice",
-                                field == 0 ? "event" : "key")};
-    }
-    ExpressionNode n;
-    n.op = op;
-    n.field = field;
-    if (op == Op::kCount && IsPunct(")")) {
-      Next();  // count(events): how many there are
-      return {Push(n), Type::kInt};
-    }
-    Expect(",", fmt::format("after '{}({}'", name.text, domain.text));
-    bound = true;
-    const int at = Peek().offset;
-    Typed body = Expr();
-    bound = false;
-    const bool wants_bool =
-        op == Op::kAll || op == Op::kAny || op == Op::kCount;
-    if (body.second != (wants_bool ? Type::kBool : Type::kInt)) {
-      throw Failure{
-          at, fmt::format("'{}' needs {} for each {}, got {}", name.text,
-                          wants_bool ? "a boolean" : "an integer",
-                          field == 0 ? "event" : "key", TypeWord(body.second))};
-    }
-    Expect(")", fmt::format("to close '{}('", name.text));
-    n.lhs = static_cast<std::int16_t>(body.first);
-    return {Push(n), wants_bool && op != Op::kCount ? Type::kBool : Type::kInt};
-  }
-
-  Typed Cell(const Token& name) {
+  // [GROUP.]TABLE '[' index ']'
+  Typed Cell(const ExprToken& name) {
     const std::size_t dot = name.text.rfind('.');
     int group = -1;
     std::string_view cell = name.text;
@@ -337,309 +387,285 @@ class Parser {
                      ? std::string("; this scenario has no groups")
                      : fmt::format("; groups are {}", fmt::join(names, ", "));
         }
-        throw Failure{name.offset,
-                      fmt::format("unknown group '{}'{}", g, hint)};
+        throw ExprFailure{name.offset,
+                          fmt::format("unknown group '{}'{}", g, hint)};
       }
       group = static_cast<int>(it - group_names_.begin());
     }
-    const auto& names = group < 0
-                            ? std::span<const std::string_view>(kOutboxCells)
-                            : std::span<const std::string_view>(kGroupCells);
-    auto it = std::find(names.begin(), names.end(), cell);
-    if (it == names.end()) {
-      std::string hint = DidYouMean(cell, names);
-      if (hint.empty()) {
-        hint = fmt::format("; {} are {}",
-                           group < 0 ? "outbox columns" : "group tables",
-                           fmt::join(names, ", "));
-      }
-      throw Failure{
-          name.offset,
-          group < 0 ? fmt::format("unknown column '{}'{} (a group's table is "
-                                  "written GROUP.TABLE)",
-                                  cell, hint)
-                    : fmt::format("unknown table '{}' of group '{}'{}", cell,
-                                  group_names_[static_cast<std::size_t>(group)],
-                                  hint)};
-    }
-    const int code = group < 0 ? static_cast<int>(it - names.begin())
-                               : kReady + static_cast<int>(it - names.begin());
-    Expect("[", fmt::format("after '{}'", name.text));
-    const Token& index = Peek();
-    ExpressionNode n;
-    n.op = Op::kCell;
-    n.field = static_cast<std::uint8_t>(code);
-    n.group = static_cast<std::int8_t>(group);
-    if (IsKeyCell(code)) {
-      if (index.text == "key" && key_bound_) {
-        n.index = 1;
-      } else if (index.text == "event.key" && event_bound_) {
-        if (config_.events.empty() ||
-            std::any_of(config_.events.begin(), config_.events.end(),
-                        [](const Event& e) { return !e.key; })) {
-          throw Failure{index.offset, "event.key needs a key on every event"};
-        }
-        n.index = 2;
-      } else {
-        throw Failure{index.offset,
-                      fmt::format("'{}' is indexed by a key: write [key] "
-                                  "inside all(keys, ...) or [event.key] "
-                                  "inside all(events, ...), got {}",
-                                  cell, Describe())};
-      }
-    } else if (index.text == "event" && event_bound_) {
-      n.index = 0;
+    const bool outbox =
+        group < 0 && std::find(std::begin(kOutboxCells), std::end(kOutboxCells),
+                               cell) != std::end(kOutboxCells);
+    if (group < 0 && !outbox) group = group_;  // the group checked, if any
+    ExprNode n;
+    n.op = kCellLeaf;
+    n.b = static_cast<std::uint8_t>(group + 1);
+    int domain = 0;  // what the index ranges over
+    bool boolean = false;
+    if (outbox) {
+      n.a = static_cast<std::uint8_t>(
+          std::find(std::begin(kOutboxCells), std::end(kOutboxCells), cell) -
+          std::begin(kOutboxCells));
+      boolean = IsBoolCell(n.a);
     } else {
-      throw Failure{index.offset,
-                    fmt::format("'{}' is indexed by an event: write [event] "
-                                "inside an aggregate over events, such as "
-                                "all(events, ...), got {}",
-                                cell, Describe())};
+      std::vector<std::string_view> names(std::begin(kGroupCells),
+                                          std::end(kGroupCells));
+      const HandlerProgram* program =
+          group >= 0 && config_.groups[static_cast<std::size_t>(group)].declared
+              ? &*config_.groups[static_cast<std::size_t>(group)].declared
+              : nullptr;
+      if (program != nullptr) {
+        for (const UserTable& t : program->tables) names.push_back(t.name);
+      }
+      auto it = std::find(names.begin(), names.end(), cell);
+      if (it == names.end() || group < 0) {
+        std::string hint = DidYouMean(cell, names);
+        if (group < 0) {
+          std::vector<std::string_view> columns(std::begin(kOutboxCells),
+                                                std::end(kOutboxCells));
+          hint = DidYouMean(cell, columns);
+          if (hint.empty()) {
+            hint = fmt::format("; outbox columns are {}",
+                               fmt::join(columns, ", "));
+          }
+          throw ExprFailure{
+              name.offset,
+              fmt::format("unknown column '{}'{} (a group's table is "
+                          "written GROUP.TABLE)",
+                          cell, hint)};
+        }
+        if (hint.empty()) {
+          hint = fmt::format("; group tables are {}", fmt::join(names, ", "));
+        }
+        throw ExprFailure{
+            name.offset,
+            fmt::format("unknown table '{}' of group '{}'{}", cell,
+                        group_names_[static_cast<std::size_t>(group)], hint)};
+      }
+      const int at = static_cast<int>(it - names.begin());
+      if (at < static_cast<int>(std::size(kGroupCells))) {
+        n.a = static_cast<std::uint8_t>(kReady + at);
+        boolean = IsBoolCell(n.a);
+        if (IsKeyCell(n.a)) domain = AttributeDomain("key");
+      } else {
+        const int table = at - static_cast<int>(std::size(kGroupCells));
+        const UserTable& t = program->tables[static_cast<std::size_t>(table)];
+        n.a = kUserCell;
+        boolean = t.row;
+        for (const UserTableLayout& l : layouts_) {
+          if (l.group == group && l.table == table) n.value = l.first;
+        }
+        if (t.by >= 0) {
+          domain = AttributeDomain(
+              program->text_attributes[static_cast<std::size_t>(t.by)]);
+        }
+      }
     }
-    Next();
+    Expect("[", fmt::format("after '{}'", name.text));
+    const ExprToken index_token = Peek();
+    const std::string wanted =
+        domain == 0 ? std::string("an event")
+                    : out_.attributes[static_cast<std::size_t>(domain - 1)];
+    if (index_token.kind == ExprToken::Kind::kName &&
+        index_token.text == "event" && Bound("event") == nullptr) {
+      throw ExprFailure{index_token.offset,
+                        fmt::format("'{}' is indexed by {}: write [event] "
+                                    "inside an aggregate over events, such as "
+                                    "all(events, ...), got 'event'",
+                                    cell, wanted)};
+    }
+    const Typed index = Expr();
+    RequireText(
+        index, domain, index_token.offset,
+        domain == 0
+            ? fmt::format("'{}' is indexed by an event: write [event] inside "
+                          "an aggregate over events, such as all(events, "
+                          "...), or an event's name in quotes",
+                          cell)
+            : fmt::format(
+                  "'{}' is indexed by {}: write [{}] inside "
+                  "all({}s, ...), [event.{}] inside all(events, ...), "
+                  "or a value in quotes",
+                  cell, wanted,
+                  out_.attributes[static_cast<std::size_t>(domain - 1)],
+                  out_.attributes[static_cast<std::size_t>(domain - 1)],
+                  out_.attributes[static_cast<std::size_t>(domain - 1)]));
     Expect("]", "to close the index");
-    return {Push(n), IsBoolCell(code) ? Type::kBool : Type::kInt};
+    n.lhs = static_cast<std::int16_t>(index.first);
+    return {Push(n), boolean ? ExprType::Bool() : ExprType::Int()};
   }
 
-  Typed Atom() {
-    const Token& t = Peek();
-    if (t.kind == Token::Kind::kNumber) {
-      Next();
-      ExpressionNode n;
-      auto [ptr, ec] = std::from_chars(t.text.data(),
-                                       t.text.data() + t.text.size(), n.value);
-      if (ec != std::errc()) throw Failure{t.offset, "number too large"};
-      return {Push(n), Type::kInt};
-    }
-    if (t.kind == Token::Kind::kString) {
-      Next();
-      return {Push(ExpressionNode{}), Type::kString};
-    }
-    if (IsPunct("(")) {
-      Next();
-      Typed x = Expr();
-      Expect(")", "to close '('");
-      return x;
-    }
-    if (t.kind != Token::Kind::kName) {
-      throw Failure{t.offset,
-                    fmt::format("expected a value, got {}", Describe())};
-    }
-    const Token name = Next();
-    if (name.text == "true" || name.text == "false") {
-      ExpressionNode n;
-      n.value = name.text == "true";
-      return {Push(n), Type::kBool};
-    }
-    if (name.text == "event.version") {
-      if (!event_bound_) {
-        throw Failure{name.offset,
-                      "event.version is read inside an aggregate over events"};
-      }
-      if (std::any_of(config_.events.begin(), config_.events.end(),
-                      [](const Event& e) { return !e.version; })) {
-        throw Failure{name.offset,
-                      "event.version needs a version on every event"};
-      }
-      ExpressionNode n;
-      n.op = Op::kEventVersion;
-      return {Push(n), Type::kInt};
-    }
-    if (name.text == "old" && IsPunct("(")) {
-      if (out_.kind != InvariantKind::kTransition) {
-        throw Failure{name.offset,
-                      "old(...) is only for kind = \"transition\", which "
-                      "compares the state before a step with the state after"};
-      }
-      Next();
-      Typed x = Expr();
-      Expect(")", "to close 'old('");
-      ExpressionNode n;
-      n.op = Op::kOld;
-      n.lhs = static_cast<std::int16_t>(x.first);
-      return {Push(n), x.second};
-    }
-    if (IsPunct("(")) {
-      static constexpr std::string_view kAggs[] = {"all", "any", "count", "sum",
-                                                   "max"};
-      if (std::find(std::begin(kAggs), std::end(kAggs), name.text) ==
-          std::end(kAggs)) {
-        std::string hint = DidYouMean(name.text, kAggs);
-        if (hint.empty())
-          hint = "; functions are all, any, count, sum, max, old";
-        throw Failure{name.offset,
-                      fmt::format("unknown function '{}'{}", name.text, hint)};
-      }
-      return Aggregate(name);
-    }
-    if (IsPunct("[")) return Cell(name);
-    throw Failure{name.offset,
-                  fmt::format("unknown name '{}'; an expression reads "
-                              "outbox columns (published[event]), group "
-                              "tables (GROUP.TABLE[event]) and aggregates "
-                              "(all, any, count, sum, max)",
-                              name.text)};
-  }
+  struct PendingLiteral {
+    int node;
+    std::string text;
+    int offset;
+    int domain;
+  };
 
   const Config& config_;
   InvariantExpression& out_;
+  int group_;
   std::vector<std::string> group_names_;
-  std::vector<Token> tokens_;
-  std::size_t pos_ = 0;
-  bool event_bound_ = false;
-  bool key_bound_ = false;
+  std::vector<UserTableLayout> layouts_;
+  std::vector<PendingLiteral> literals_;
 };
 
-struct Env {
+struct Context {
+  const InvariantExpression& x;
   const OutboxModel& model;
   const State* now;
   const State* before;
-  int event;
-  int key;
+  int binding[kMaxDomains] = {-1, -1, -1, -1, -1, -1, -1, -1};
+
+  int Leaf(const ExprNode& n) {
+    if (n.op == kVar) return binding[n.a];
+    if (n.op == kEventText) {
+      return x.text_of[static_cast<std::size_t>(n.a - 1)]
+                      [static_cast<std::size_t>(binding[0])];
+    }
+    if (n.op == kEventNumber) {
+      return x.number_of[n.a][static_cast<std::size_t>(binding[0])];
+    }
+    const int index = Evaluate(x.nodes, n.lhs, *this);
+    if (index < 0) return 0;  // an event without the attribute
+    const State& s = *now;
+    const auto i = static_cast<std::size_t>(index);
+    const int group = n.b - 1;
+    switch (n.a) {
+      case kPublished:
+        return s.events[i].published;
+      case kToken:
+        return s.events[i].token;
+      case kCompletedToken:
+        return s.events[i].completed_token;
+      case kOffered:
+        return s.events[i].offered;
+      case kVersion:
+      case kCache: {
+        const GroupKeyCells& c =
+            s.group_keys[static_cast<std::size_t>(group * model.KeyCount()) +
+                         i];
+        return n.a == kVersion ? c.version : c.fresh;
+      }
+      case kUserCell:
+        return s.user[static_cast<std::size_t>(n.value) + i];
+      default:
+        break;
+    }
+    const GroupEventCells& c = s.group_events[static_cast<std::size_t>(group) *
+                                                  model.config().events.size() +
+                                              i];
+    switch (n.a) {
+      case kReady:
+        return c.ready;
+      case kEffects:
+        return c.effects;
+      case kInbox:
+        return c.inbox;
+      case kLedger:
+        return c.ledger;
+      default:
+        return c.sent;
+    }
+  }
+  int DomainSize(int d) const { return x.domain_sizes[d]; }
+  int Bind(int d, int i) {
+    const int previous = binding[d];
+    binding[d] = i;
+    return previous;
+  }
+  void Unbind(int d, int previous) { binding[d] = previous; }
+  void EnterOld() { std::swap(now, before); }
+  void LeaveOld() { std::swap(now, before); }
 };
 
-int Eval(const InvariantExpression& x, int node, Env env) {
-  const ExpressionNode& n = x.nodes[static_cast<std::size_t>(node)];
-  using Op = ExpressionNode::Op;
-  switch (n.op) {
-    case Op::kConst:
-      return n.value;
-    case Op::kCell: {
-      const State& s = *env.now;
-      const std::size_t events = env.model.config().events.size();
-      const std::size_t g = static_cast<std::size_t>(n.group);
-      if (IsKeyCell(n.field)) {
-        const int k = n.index == 1 ? env.key : env.model.KeyOf(env.event);
-        const GroupKeyCells& c =
-            s.group_keys[g * static_cast<std::size_t>(env.model.KeyCount()) +
-                         static_cast<std::size_t>(k)];
-        return n.field == kVersion ? c.version : c.fresh;
-      }
-      const std::size_t e = static_cast<std::size_t>(env.event);
-      switch (n.field) {
-        case kPublished:
-          return s.events[e].published;
-        case kToken:
-          return s.events[e].token;
-        case kCompletedToken:
-          return s.events[e].completed_token;
-        case kOffered:
-          return s.events[e].offered;
-        default:
-          break;
-      }
-      const GroupEventCells& c = s.group_events[g * events + e];
-      switch (n.field) {
-        case kReady:
-          return c.ready;
-        case kEffects:
-          return c.effects;
-        case kInbox:
-          return c.inbox;
-        case kLedger:
-          return c.ledger;
-        case kSent:
-          return c.sent;
-        default:
-          return 0;
-      }
-    }
-    case Op::kEventVersion:
-      return *env.model.config()
-                  .events[static_cast<std::size_t>(env.event)]
-                  .version;
-    case Op::kOld: {
-      Env old = env;
-      old.now = env.before;
-      return Eval(x, n.lhs, old);
-    }
-    case Op::kNot:
-      return Eval(x, n.lhs, env) == 0;
-    case Op::kAnd:
-      return Eval(x, n.lhs, env) != 0 && Eval(x, n.rhs, env) != 0;
-    case Op::kOr:
-      return Eval(x, n.lhs, env) != 0 || Eval(x, n.rhs, env) != 0;
-    case Op::kAll:
-    case Op::kAny:
-    case Op::kCount:
-    case Op::kSum:
-    case Op::kMax: {
-      const int size = n.field == 0
-                           ? static_cast<int>(env.model.config().events.size())
-                           : env.model.KeyCount();
-      if (n.lhs < 0) return size;  // count(events)
-      int acc = n.op == Op::kAll ? 1 : 0;
-      for (int i = 0; i < size; ++i) {
-        Env inner = env;
-        (n.field == 0 ? inner.event : inner.key) = i;
-        const int v = Eval(x, n.lhs, inner);
-        switch (n.op) {
-          case Op::kAll:
-            if (v == 0) return 0;
-            break;
-          case Op::kAny:
-            if (v != 0) return 1;
-            break;
-          case Op::kCount:
-            acc += v != 0;
-            break;
-          case Op::kSum:
-            acc += v;
-            break;
-          default:
-            acc = i == 0 ? v : std::max(acc, v);
-            break;
+bool AllHold(const InvariantExpression& x, const OutboxModel& model,
+             const State& now, const State& before) {
+  for (int root : x.roots) {
+    Context ctx{x, model, &now, &before};
+    if (Evaluate(x.nodes, root, ctx) == 0) return false;
+  }
+  return true;
+}
+
+// The groups `selectors` stand for, in config order; an error names the
+// first selector that is neither a group nor a kind.
+std::optional<std::vector<int>> SelectGroups(
+    const Config& config, const std::vector<std::string>& selectors,
+    ExpressionError& error) {
+  std::vector<int> out;
+  for (const std::string& sel : selectors) {
+    bool known = false;
+    for (std::size_t g = 0; g < config.groups.size(); ++g) {
+      const Group& group = config.groups[g];
+      const StrategyFamily f = FamilyOf(group);
+      const bool match =
+          sel == "all" || sel == group.name ||
+          (sel == "credit" && f == StrategyFamily::kCredit) ||
+          (sel == "projection" && f == StrategyFamily::kProjection) ||
+          (sel == "notification" && f == StrategyFamily::kNotification) ||
+          (sel == "cache" && f == StrategyFamily::kCache) ||
+          (sel == "custom" && f == StrategyFamily::kCustom);
+      if (match) {
+        known = true;
+        if (std::find(out.begin(), out.end(), static_cast<int>(g)) ==
+            out.end()) {
+          out.push_back(static_cast<int>(g));
         }
       }
-      return acc;
     }
-    default:
-      break;
+    const bool selector =
+        std::find(std::begin(kGroupSelectors), std::end(kGroupSelectors),
+                  sel) != std::end(kGroupSelectors);
+    if (!known && !selector) {
+      std::vector<std::string_view> names(std::begin(kGroupSelectors),
+                                          std::end(kGroupSelectors));
+      for (const Group& g : config.groups) names.push_back(g.name);
+      error = ExpressionError{
+          -1, fmt::format("'{}' is neither a group of this scenario nor a "
+                          "kind of group{}",
+                          sel, DidYouMean(sel, names))};
+      return std::nullopt;
+    }
   }
-  const int l = Eval(x, n.lhs, env);
-  const int r = Eval(x, n.rhs, env);
-  switch (n.op) {
-    case Op::kAdd:
-      return l + r;
-    case Op::kSub:
-      return l - r;
-    case Op::kMul:
-      return l * r;
-    case Op::kEq:
-      return l == r;
-    case Op::kNe:
-      return l != r;
-    case Op::kLt:
-      return l < r;
-    case Op::kLe:
-      return l <= r;
-    case Op::kGt:
-      return l > r;
-    case Op::kGe:
-      return l >= r;
-    default:
-      return 0;
-  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace
 
 bool InvariantExpression::Holds(const OutboxModel& model,
                                 const State& s) const {
-  return Eval(*this, root, Env{model, &s, &s, -1, -1}) != 0;
+  return AllHold(*this, model, s, s);
 }
 
 bool InvariantExpression::HoldsOn(const OutboxModel& model, const State& before,
                                   const State& after) const {
-  return Eval(*this, root, Env{model, &after, &before, -1, -1}) != 0;
+  return AllHold(*this, model, after, before);
 }
 
 bool CompileInvariantExpression(const Config& config, InvariantExpression& out,
                                 ExpressionError& error) {
   out.nodes.clear();
+  out.roots.clear();
+  out.attributes.clear();
+  out.domain_sizes.assign(1, static_cast<int>(config.events.size()));
+  out.text_of.clear();
+  out.numbers.clear();
+  out.number_of.clear();
+  std::vector<int> groups = {-1};
+  if (!out.groups.empty()) {
+    std::optional<std::vector<int>> selected =
+        SelectGroups(config, out.groups, error);
+    if (!selected) return false;
+    groups = *selected;
+  }
   try {
-    Parser(config, out).Parse();
-  } catch (const Failure& f) {
+    // No group of the kinds named: nothing to check (vacuously true), as
+    // for a built-in invariant of a kind the scenario has no group of.
+    for (int g : groups) {
+      out.roots.push_back(Parser(config, out, g).Parse(out.text));
+    }
+  } catch (const ExprFailure& f) {
     error = ExpressionError{f.offset, f.message};
     return false;
   }

@@ -6,10 +6,17 @@
 //   holds = "all(events, loyalty.effects[event] <= 1)"
 //
 // An expression reads durable state only: the outbox rows, the broker's
-// copies, and each group's tables (grammar in
-// scenarios/strategies/LANGUAGE.md, "Invariant expressions"). It is compiled
-// once against a Config, with every name resolved to an index; evaluating it
-// allocates nothing. A compiled expression is plain, comparable data.
+// copies, each group's tables (built-in and declared), and the events'
+// attributes (grammar in scenarios/strategies/LANGUAGE.md, "Invariant
+// expressions"). It is parsed by the shared expression core
+// (model/expression.h) and compiled once against a Config, with every name
+// resolved to an index; evaluating it allocates nothing. A compiled
+// expression is plain, comparable data.
+//
+// An expression can be checked once per group (`groups`): then a table
+// named without a group (`effects[event]`) is that group's, and the
+// invariant holds when it holds for every such group. The built-in
+// invariants are written this way in scenarios/invariants/.
 
 #ifndef OUTBOX_CHECK_INVARIANTS_INVARIANT_EXPRESSION_H_
 #define OUTBOX_CHECK_INVARIANTS_INVARIANT_EXPRESSION_H_
@@ -21,52 +28,31 @@
 
 #include "invariants/invariant.h"
 #include "model/config.h"
+#include "model/expression.h"
 #include "model/outbox_model.h"
 #include "model/state.h"
 
 namespace oc {
 
-struct ExpressionNode {
-  enum class Op : std::uint8_t {
-    kConst,
-    kCell,  // field `field` of group `group` at the bound event or key
-    kEventVersion,
-    kOld,  // child evaluated in the state before the transition
-    kNot,
-    kAnd,
-    kOr,
-    kAdd,
-    kSub,
-    kMul,
-    kEq,
-    kNe,
-    kLt,
-    kLe,
-    kGt,
-    kGe,
-    kAll,  // over events (`field` 0) or keys (1), child lhs
-    kAny,
-    kCount,
-    kSum,
-    kMax,
-  };
-  Op op = Op::kConst;
-  std::uint8_t field = 0;  // a Cell code, or the domain of an aggregate
-  std::int8_t group = -1;
-  std::uint8_t index = 0;  // for cells: 0 the bound event, 1 the bound
-                           // key, 2 the bound event's key
-  std::int16_t lhs = -1;
-  std::int16_t rhs = -1;
-  std::int32_t value = 0;
-  bool operator==(const ExpressionNode&) const = default;
-};
-
 struct InvariantExpression {
   std::string name;
   InvariantKind kind = InvariantKind::kSafety;
   std::string text;  // as written
-  std::vector<ExpressionNode> nodes;
-  int root = -1;
+  // The groups it is checked for, one at a time, as the scenario wrote
+  // them: empty (once, tables named GROUP.TABLE), ["all"], a family
+  // ("credit"), or group names.
+  std::vector<std::string> groups;
+  std::vector<ExprNode> nodes;
+  std::vector<int> roots;  // one per group checked (or one)
+  // Domains of aggregates: 0 is the events; d >= 1 the values of text
+  // attribute attributes[d - 1] (AttributeValues order).
+  std::vector<std::string> attributes;
+  std::vector<int> domain_sizes;  // per domain
+  // Per text attribute, per event: the index of its value, or -1.
+  std::vector<std::vector<std::int16_t>> text_of;
+  // Per number attribute read (numbers[n]), per event: its value.
+  std::vector<std::string> numbers;
+  std::vector<std::vector<std::int32_t>> number_of;
   bool operator==(const InvariantExpression&) const = default;
 
   // REQUIRES: compiled against model.config(); kind is kSafety or kAtRest.
@@ -81,10 +67,15 @@ struct ExpressionError {
   std::string message;
 };
 
-// Compiles `out.text` for `out.kind` against `config`. False, with `error`
-// filled, when the text does not parse or type-check.
+// Compiles `out.text` for `out.kind` and `out.groups` against `config`.
+// False, with `error` filled, when the text does not parse or type-check,
+// or `groups` names no group or family of the config.
 bool CompileInvariantExpression(const Config& config, InvariantExpression& out,
                                 ExpressionError& error);
+
+// The words `groups` accepts besides group names.
+inline constexpr std::string_view kGroupSelectors[] = {
+    "all", "credit", "projection", "notification", "cache", "custom"};
 
 }  // namespace oc
 

@@ -191,6 +191,7 @@ ExpressionParser::Typed ExpressionParser::Compare() {
     if (!IsPunct(text)) continue;
     const int at = Next().offset;
     Typed r = Sum();
+    if (op == ExprOp::kEq || op == ExprOp::kNe) UnifyText(l, r);
     if ((op == ExprOp::kEq || op == ExprOp::kNe) && l.second == r.second) {
       return Binary(op, l, r, l.second, ExprType::Bool(), text, at);
     }
@@ -263,6 +264,10 @@ ExpressionParser::Typed ExpressionParser::Atom() {
       (t.text == "true" || t.text == "false")) {
     Next();
     return {Constant(t.text == "true" ? 1 : 0), ExprType::Bool()};
+  }
+  if (t.kind == ExprToken::Kind::kString) {
+    const ExprToken literal = Next();
+    return Name(literal);
   }
   if (t.kind != ExprToken::Kind::kName) {
     throw ExprFailure{t.offset,

@@ -119,8 +119,9 @@ class ExpressionParser {
   Typed Expr();
 
  protected:
-  // A name the core does not know (not a keyword or an aggregate), already
-  // consumed: a local, a table read, an attribute. Throws ExprFailure.
+  // A name the core does not know (not a keyword or an aggregate), or a
+  // quoted string, already consumed: a local, a table read, an attribute.
+  // Throws ExprFailure.
   virtual Typed Name(const ExprToken& name) = 0;
   // The domain an aggregate ranges over ("events", "accounts"), or nullopt.
   virtual std::optional<ExprDomain> Domain(std::string_view word) {
@@ -129,6 +130,12 @@ class ExpressionParser {
   }
   // The words Domain accepts, for an error's hint.
   virtual std::string DomainWords() const { return ""; }
+  // Called on the operands of == and != before their types are compared:
+  // a client may give a quoted literal the type of the other side.
+  virtual void UnifyText(Typed& l, Typed& r) {
+    (void)l;
+    (void)r;
+  }
 
   // The variable bound by an enclosing aggregate, innermost first.
   const ExprDomain* Bound(std::string_view variable) const {

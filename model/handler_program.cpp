@@ -570,6 +570,11 @@ class Compiler : public ExpressionParser {
   }
 
   Typed Name(const ExprToken& t) override {
+    if (t.kind == ExprToken::Kind::kString) {
+      throw ExprFailure{t.offset,
+                        "a handler reads no text in quotes; it compares "
+                        "numbers and booleans"};
+    }
     if (t.text.rfind("event.", 0) == 0) {
       ExprNode n;
       n.op = handler_op::kNumber;

@@ -37,7 +37,10 @@ constexpr std::string_view kRelayKeys[] = {"style", "message_id", "min_age",
                                            "send_time"};
 constexpr std::string_view kSourceKeys[] = {"commits"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
-constexpr std::string_view kExpressionKeys[] = {"name", "kind", "holds"};
+constexpr std::string_view kExpressionKeys[] = {"name", "kind", "groups",
+                                                "holds"};
+constexpr std::string_view kDefinitionKeys[] = {"name", "description", "kind",
+                                                "groups", "holds"};
 constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
                                            "version", "account", "amount"};
 constexpr std::string_view kGroupKeys[] = {"name",
@@ -202,6 +205,7 @@ class Reader {
         fmt::format("{}:{}:{}: {}", path_, best.line, best.column, message));
   }
 
+ public:
   // Rejects the key of `table` that is not in `allowed` and comes first in
   // the file (the table itself iterates in key order).
   Status CheckKeys(const toml::table& table, std::string_view field,
@@ -260,6 +264,7 @@ class Reader {
     return Status::Ok();
   }
 
+ private:
   // nullptr when `key` is absent; an error when it is not a table.
   Result<const toml::table*> Table(const toml::table& parent,
                                    std::string_view key) {
@@ -890,68 +895,13 @@ class Reader {
       Status s = CheckKeys(*table, field, kExpressionKeys);
       if (!s.ok()) return s;
       InvariantExpression x;
-      const toml::node* name = table->get("name");
-      if (name == nullptr) {
-        return Error(PositionOf(table->source()), Dotted(field, "name"),
-                     "missing; the name check.invariants lists it by");
-      }
-      if (!name->is_string()) {
-        return TypeError(*name, Dotted(field, "name"), "a string");
-      }
-      x.name = name->as_string()->get();
-      if (FindInvariant(x.name) != nullptr) {
-        return Error(*name, Dotted(field, "name"),
-                     fmt::format("'{}' is a built-in invariant; choose "
-                                 "another name",
-                                 x.name));
-      }
+      s = ReadExpression(*table, field, /*builtin_name=*/false, x);
+      if (!s.ok()) return s;
       for (const InvariantExpression& other : out_.expressions) {
         if (other.name == x.name) {
-          return Error(*name, Dotted(field, "name"),
+          return Error(*table->get("name"), Dotted(field, "name"),
                        fmt::format("'{}' is used twice", x.name));
         }
-      }
-      constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
-      const toml::node* kind = table->get("kind");
-      if (kind != nullptr) {
-        if (!kind->is_string()) {
-          return TypeError(*kind, Dotted(field, "kind"), "a string");
-        }
-        const std::string& k = kind->as_string()->get();
-        const auto it = std::find(std::begin(kKinds), std::end(kKinds), k);
-        if (it == std::end(kKinds)) {
-          std::string hint = DidYouMean(k, kKinds);
-          if (hint.empty()) hint = "; kinds are safety, transition, at_rest";
-          return Error(*kind, Dotted(field, "kind"),
-                       fmt::format("unknown kind '{}'{}", k, hint));
-        }
-        x.kind = static_cast<InvariantKind>(it - std::begin(kKinds));
-      }
-      const toml::node* holds = table->get("holds");
-      if (holds == nullptr) {
-        return Error(PositionOf(table->source()), Dotted(field, "holds"),
-                     "missing; a boolean expression over durable state, "
-                     "e.g. \"all(events, billing.effects[event] <= 1)\"");
-      }
-      if (!holds->is_string()) {
-        return TypeError(*holds, Dotted(field, "holds"), "a string");
-      }
-      x.text = holds->as_string()->get();
-      ExpressionError error;
-      if (!CompileInvariantExpression(out_.config, x, error)) {
-        // The string's value starts one character after its opening quote.
-        SourcePosition at = PositionOf(holds->source());
-        int column = at.column + 1;
-        for (int c = 0; c < error.offset; ++c) {
-          if (x.text[static_cast<std::size_t>(c)] == '\n') {
-            ++at.line;
-            column = 1;
-          } else {
-            ++column;
-          }
-        }
-        at.column = column;
-        return Error(at, Dotted(field, "holds"), error.message);
       }
       Note(field, element);
       out_.expressions.push_back(std::move(x));
@@ -959,6 +909,104 @@ class Reader {
     return Status::Ok();
   }
 
+ public:
+  // One expression invariant's table ([[invariants]], or a bundled
+  // definition's file when `builtin_name`: then it restates a built-in and
+  // takes its name).
+  Status ReadExpression(const toml::table& table, const std::string& field,
+                        bool builtin_name, InvariantExpression& x) {
+    const toml::node* name = table.get("name");
+    if (name == nullptr) {
+      return Error(PositionOf(table.source()), Dotted(field, "name"),
+                   "missing; the name check.invariants lists it by");
+    }
+    if (!name->is_string()) {
+      return TypeError(*name, Dotted(field, "name"), "a string");
+    }
+    x.name = name->as_string()->get();
+    if ((FindInvariant(x.name) != nullptr) != builtin_name) {
+      return Error(*name, Dotted(field, "name"),
+                   builtin_name
+                       ? fmt::format("'{}' is not a built-in invariant", x.name)
+                       : fmt::format("'{}' is a built-in invariant; choose "
+                                     "another name",
+                                     x.name));
+    }
+    constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
+    const toml::node* kind = table.get("kind");
+    if (kind != nullptr) {
+      if (!kind->is_string()) {
+        return TypeError(*kind, Dotted(field, "kind"), "a string");
+      }
+      const std::string& k = kind->as_string()->get();
+      const auto it = std::find(std::begin(kKinds), std::end(kKinds), k);
+      if (it == std::end(kKinds)) {
+        std::string hint = DidYouMean(k, kKinds);
+        if (hint.empty()) hint = "; kinds are safety, transition, at_rest";
+        return Error(*kind, Dotted(field, "kind"),
+                     fmt::format("unknown kind '{}'{}", k, hint));
+      }
+      x.kind = static_cast<InvariantKind>(it - std::begin(kKinds));
+    }
+    if (const toml::node* groups = table.get("groups")) {
+      // "all", a kind of group, a group's name, or an array of them.
+      if (const toml::array* list = groups->as_array()) {
+        for (std::size_t i = 0; i < list->size(); ++i) {
+          const toml::node& g = *list->get(i);
+          if (!g.is_string()) {
+            return TypeError(g, Indexed(Dotted(field, "groups"), i),
+                             "a string");
+          }
+          x.groups.push_back(g.as_string()->get());
+        }
+      } else if (groups->is_string()) {
+        x.groups.push_back(groups->as_string()->get());
+      } else {
+        return TypeError(*groups, Dotted(field, "groups"),
+                         "a string or an array of strings");
+      }
+      if (x.groups.empty()) {
+        return Error(*groups, Dotted(field, "groups"),
+                     "empty; name \"all\", a kind of group (credit, "
+                     "notification, projection, cache, custom) or groups");
+      }
+    }
+    const toml::node* holds = table.get("holds");
+    if (holds == nullptr) {
+      return Error(PositionOf(table.source()), Dotted(field, "holds"),
+                   "missing; a boolean expression over durable state, "
+                   "e.g. \"all(events, billing.effects[event] <= 1)\"");
+    }
+    if (!holds->is_string()) {
+      return TypeError(*holds, Dotted(field, "holds"), "a string");
+    }
+    x.text = holds->as_string()->get();
+    ExpressionError error;
+    if (!CompileInvariantExpression(out_.config, x, error)) {
+      if (error.offset < 0) {  // about `groups`
+        return Error(*table.get("groups"), Dotted(field, "groups"),
+                     error.message);
+      }
+      // The string's value starts one character after its opening quote
+      // (three after a multi-line string's, then the next line).
+      SourcePosition at = PositionOf(holds->source());
+      int column = at.column + 1;
+      std::string_view source = x.text;
+      for (int c = 0; c < error.offset; ++c) {
+        if (source[static_cast<std::size_t>(c)] == '\n') {
+          ++at.line;
+          column = 1;
+        } else {
+          ++column;
+        }
+      }
+      at.column = column;
+      return Error(at, Dotted(field, "holds"), error.message);
+    }
+    return Status::Ok();
+  }
+
+ private:
   Status ReadOrder(const toml::table& check) {
     const toml::node* node = check.get("order");
     if (node == nullptr) return Status::Ok();
@@ -1119,6 +1167,34 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
   Status s = Reader(path, scenario).Read(root);
   if (!s.ok()) return s;
   return scenario;
+}
+
+Result<InvariantExpression> ParseInvariantDefinition(std::string_view text,
+                                                     const std::string& path,
+                                                     const Config& config) {
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string_view(path));
+  } catch (const toml::parse_error& e) {
+    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
+                                     e.source().begin.line,
+                                     e.source().begin.column, e.description()));
+  }
+  Scenario scenario;
+  scenario.config = config;
+  Reader reader(path, scenario);
+  Status s = reader.CheckKeys(root, "", kDefinitionKeys);
+  InvariantExpression x;
+  if (s.ok()) s = reader.ReadExpression(root, "", /*builtin_name=*/true, x);
+  if (!s.ok()) return s;
+  return x;
+}
+
+Result<InvariantExpression> LoadInvariantDefinition(const std::string& path,
+                                                    const Config& config) {
+  const Result<std::string> text = ReadFileText(path);
+  if (!text.ok()) return text.status();
+  return ParseInvariantDefinition(text.value(), path, config);
 }
 
 Result<Scenario> LoadScenario(const std::string& path) {

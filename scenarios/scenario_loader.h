@@ -24,6 +24,15 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& path);
 // Reads and parses the file at `path`.
 Result<Scenario> LoadScenario(const std::string& path);
 
+// A built-in invariant restated as an expression (scenarios/invariants/):
+// a file with `name` (the built-in's), `description`, `kind`, `groups` and
+// `holds`, as a scenario's [[invariants]] entry, compiled against `config`.
+Result<InvariantExpression> ParseInvariantDefinition(std::string_view text,
+                                                     const std::string& path,
+                                                     const Config& config);
+Result<InvariantExpression> LoadInvariantDefinition(const std::string& path,
+                                                    const Config& config);
+
 }  // namespace oc
 
 #endif  // OUTBOX_CHECK_SCENARIOS_SCENARIO_LOADER_H_

@@ -238,9 +238,14 @@ std::string FormatScenario(const Scenario& scenario) {
   WriteExpect(scenario.expect, out);
   for (const InvariantExpression& x : scenario.expressions) {
     constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
-    out += fmt::format(
-        "\n[[invariants]]\nname = {}\nkind = \"{}\"\nholds = {}\n",
-        Quote(x.name), kKinds[static_cast<int>(x.kind)], Quote(x.text));
+    out += fmt::format("\n[[invariants]]\nname = {}\nkind = \"{}\"\n",
+                       Quote(x.name), kKinds[static_cast<int>(x.kind)]);
+    if (!x.groups.empty()) {
+      std::vector<std::string> quoted;
+      for (const std::string& g : x.groups) quoted.push_back(Quote(g));
+      out += fmt::format("groups = [{}]\n", fmt::join(quoted, ", "));
+    }
+    out += fmt::format("holds = {}\n", Quote(x.text));
   }
   return out;
 }

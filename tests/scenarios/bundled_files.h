@@ -1,7 +1,8 @@
 // The bundled scenario files the scenario tests run: every *.toml below
 // scenarios/, but the benchmarks (`outbox-check bench` runs those; they are
-// far too big for unit tests) and strategy files (scenarios name them; they
-// are not scenarios). Sorted, so tests run them in a fixed order.
+// far too big for unit tests), strategy files (scenarios name them; they
+// are not scenarios) and invariant definitions (scenarios/invariants/). Sorted,
+// so tests run them in a fixed order.
 
 #ifndef OUTBOX_CHECK_TESTS_SCENARIOS_BUNDLED_FILES_H_
 #define OUTBOX_CHECK_TESTS_SCENARIOS_BUNDLED_FILES_H_
@@ -18,7 +19,9 @@ inline std::vector<std::string> BundledScenarioFiles() {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(
            std::string(OC_SOURCE_DIR) + "/scenarios")) {
     const auto folder = entry.path().parent_path().filename();
-    if (folder == "bench" || folder == "strategies") continue;
+    if (folder == "bench" || folder == "strategies" || folder == "invariants") {
+      continue;
+    }
     if (entry.is_regular_file() && entry.path().extension() == ".toml") {
       files.push_back(entry.path().string());
     }

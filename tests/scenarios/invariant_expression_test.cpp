@@ -5,16 +5,20 @@
 #include "invariants/invariant_expression.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/scenario_writer.h"
+#include "scenarios/strategy_loader.h"
+#include "tests/scenarios/bundled_files.h"
 
 namespace oc {
 namespace {
@@ -122,82 +126,144 @@ TEST_CASE("aggregates, cells and old() evaluate on hand-built states") {
                    "all(keys, old(view.version[key]) <= view.version[key])"));
 }
 
-// The built-in invariants restated as expressions, per group of their kind
-// (G stands for the group's name); projection_converges and
-// eventually_consumed are not restated.
-struct Restated {
-  std::string_view name;
-  InvariantKind kind;
-  std::optional<StrategyFamily> family;  // nullopt: about the outbox
-  std::string_view holds;
-};
-constexpr Restated kRestated[] = {
-    {"effect_at_most_once", InvariantKind::kSafety, StrategyFamily::kCredit,
-     "all(events, G.effects[event] <= 1)"},
-    {"stale_completion_rejected", InvariantKind::kSafety, std::nullopt,
-     "all(events, not published[event] or completed_token[event] == "
-     "token[event])"},
-    {"projection_monotonic", InvariantKind::kTransition,
-     StrategyFamily::kProjection,
-     "all(keys, old(G.version[key]) <= G.version[key])"},
-    {"notify_at_most_once", InvariantKind::kSafety,
-     StrategyFamily::kNotification, "all(events, G.sent[event] <= 1)"},
-    {"eventually_offered", InvariantKind::kAtRest, std::nullopt,
-     "all(events, published[event] and offered[event] >= 1)"},
-    {"notify_at_least_once", InvariantKind::kAtRest,
-     StrategyFamily::kNotification, "all(events, G.sent[event] >= 1)"},
-    {"cache_consistent", InvariantKind::kAtRest, StrategyFamily::kCache,
-     "all(keys, G.cache[key])"},
-};
+// A config with a loyalty group whose declared strategy keeps `awarded`
+// (a row per event) and `points` (a number per account), and three events
+// of two accounts.
+Config LoyaltyConfig() {
+  const Result<Scenario> s = ParseScenario(
+      "relays = 1\n"
+      "[[events]]\nname = \"o1\"\naccount = \"acct-1\"\namount = 10\n"
+      "[[events]]\nname = \"o2\"\naccount = \"acct-1\"\namount = 10\n"
+      "[[events]]\nname = \"o3\"\naccount = \"acct-2\"\namount = 5\n"
+      "[[groups]]\nname = \"billing\"\nstrategy = \"credit.inbox\"\n"
+      "[[groups]]\nname = \"loyalty\"\nstrategy = \"credit.naive\"\n"
+      "[check]\ninvariants = [\"eventually_offered\"]\n[expect]\n"
+      "verdict = \"holds\"\n",
+      "scenarios/x.toml");
+  REQUIRE_MESSAGE(s.ok(), s.status().message());
+  Config config = s.value().config;
+  const Result<HandlerProgram> p = ParseStrategyFile(
+      "name = \"loyalty\"\nsteps = [[\"new = insert awarded[event]\", \"if "
+      "new: points[event.account] += event.amount\"]]\n[tables]\nawarded = { "
+      "kind = \"row\", by = \"event\" }\npoints = { kind = \"number\", by = "
+      "\"account\" }\n",
+      "loyalty.toml", "loyalty.toml");
+  REQUIRE_MESSAGE(p.ok(), p.status().message());
+  config.groups[1].strategy = Strategy::kDeclared;
+  config.groups[1].declared = p.value();
+  REQUIRE(Validate(config).ok());
+  return config;
+}
 
 TEST_CASE(
-    "built-in invariants restated as expressions give the same verdicts and "
-    "shortest traces on every bundled scenario") {
-  std::vector<std::string> files;
-  for (const char* folder : {"/scenarios/seed", "/scenarios/examples"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(
-             std::string(OC_SOURCE_DIR) + folder)) {
-      if (entry.path().extension() == ".toml") {
-        files.push_back(entry.path().string());
-      }
-    }
-  }
-  std::sort(files.begin(), files.end());
+    "declared tables, attribute domains, filters, quoted values and "
+    "per-group checks evaluate on hand-built states") {
+  const OutboxModel model(LoyaltyConfig());
+  // Cells of State::user: awarded o1 o2 o3, then points acct-1 acct-2.
+  State a = model.InitialStates().front();
+  REQUIRE(a.user.size() == 5);
+  a.user[0] = a.user[1] = 1;  // o1 and o2 awarded
+  a.user[3] = 20;             // acct-1
+  a.events[0].published = 1;
+  auto eval = [&](std::string text, std::vector<std::string> groups = {}) {
+    InvariantExpression x;
+    x.text = std::move(text);
+    x.groups = std::move(groups);
+    ExpressionError error;
+    REQUIRE_MESSAGE(CompileInvariantExpression(model.config(), x, error),
+                    error.message);
+    return x.Holds(model, a);
+  };
+  CHECK(
+      eval("all(accounts, loyalty.points[account] == 10 * count(events "
+           "where event.account == account and loyalty.awarded[event]))"));
+  CHECK(
+      eval("loyalty.points[\"acct-1\"] == 20 and "
+           "loyalty.points['acct-2'] == 0"));
+  CHECK(eval("published[\"o1\"] and not published[\"o2\"]"));
+  CHECK(
+      eval("sum(events where event.account == \"acct-1\", event.amount) == "
+           "20"));
+  CHECK(eval("count(events where not loyalty.awarded[event]) == 1"));
+  CHECK(
+      eval("max(events where event.account == 'acct-2', event.amount) == "
+           "5"));
+  CHECK(eval("all(events, loyalty.points[event.account] >= 0)"));
+  CHECK_FALSE(
+      eval("all(accounts, loyalty.points[account] == sum(events where "
+           "event.account == account, event.amount))"));  // o3 not yet
+  // Per group: unqualified tables are the group's, group facts its kind.
+  CHECK(eval("all(accounts, points[account] <= 20)", {"custom"}));
+  CHECK(eval("group.custom and not group.inbox", {"loyalty"}));
+  CHECK(eval("group.credit and group.inbox", {"billing"}));
+  CHECK_FALSE(eval("group.credit", {"all"}));  // loyalty is custom
+  CHECK(eval("all(events, effects[event] == 0)", {"credit"}));
+}
+
+std::string CompileError(std::string text, std::vector<std::string> groups) {
+  const Config config = LoyaltyConfig();
+  InvariantExpression x;
+  x.text = std::move(text);
+  x.groups = std::move(groups);
+  ExpressionError error;
+  if (CompileInvariantExpression(config, x, error)) return "(compiled)";
+  return fmt::format("{}: {}", error.offset, error.message);
+}
+
+TEST_CASE("declared tables and domains: errors with their position") {
+  CHECK(CompileError("all(acounts, true)", {}) ==
+        "4: 'all' ranges over events, keys, accounts, got 'acounts'");
+  CHECK(CompileError("loyalty.points[\"acct-9\"] == 0", {}) ==
+        "15: no event has account \"acct-9\"; did you mean 'acct-1'?");
+  CHECK(CompileError("all(events, loyalty.points[event] == 0)", {}) ==
+        "27: 'points' is indexed by account: write [account] inside "
+        "all(accounts, ...), [event.account] inside all(events, ...), or a "
+        "value in quotes");
+  CHECK(CompileError("all(events, loyalty.pionts[event.account] == 0)", {}) ==
+        "12: unknown table 'pionts' of group 'loyalty'; did you mean "
+        "'points'?");
+  CHECK(CompileError("all(events, event.acount == event.account)", {}) ==
+        "12: no event has the attribute 'acount'; events carry key, account, "
+        "version, amount and attributes of their own");
+  CHECK(CompileError("group.inbox", {}) ==
+        "0: 'group.inbox' is about the group an invariant is checked for; "
+        "set groups = \"all\" (or a kind, or names) to check it per group");
+  CHECK(CompileError("true", {"credt"}) ==
+        "-1: 'credt' is neither a group of this scenario nor a kind of "
+        "group; did you mean 'credit'?");
+  CHECK(CompileError("all(accounts, all(events, event.account == account or "
+                     "event.amount == account))",
+                     {}) ==
+        "67: '==' needs integers on both sides; its right side is a string");
+}
+
+// The built-in invariants as the bundled definitions in scenarios/invariants/
+// state them: on every bundled scenario, checking the definitions instead of
+// the native invariants gives the same outcome, state counts, violated
+// properties and shortest traces.
+TEST_CASE(
+    "the bundled definitions of the built-in invariants give the native "
+    "verdicts and shortest traces on every bundled scenario") {
   int restated = 0;
-  for (const std::string& file : files) {
+  std::set<std::string> names;
+  for (const std::string& file : testing::BundledScenarioFiles()) {
     CAPTURE(file);
     const Result<Scenario> native = LoadScenario(file);
     REQUIRE(native.ok());
     Scenario declared = native.value();
     std::map<std::string, std::string> renamed;
     for (std::string& name : declared.invariants) {
-      const auto r =
-          std::find_if(std::begin(kRestated), std::end(kRestated),
-                       [&](const Restated& x) { return x.name == name; });
-      if (r == std::end(kRestated)) continue;
-      std::string holds;
-      if (!r->family) {
-        holds = std::string(r->holds);
-      } else {
-        for (const Group& g : declared.config.groups) {
-          if (FamilyOf(g) != *r->family) continue;
-          std::string one(r->holds);
-          for (std::size_t at; (at = one.find("G.")) != std::string::npos;) {
-            one.replace(at, 1, g.name);
-          }
-          holds += (holds.empty() ? "(" : " and (") + one + ")";
-        }
-      }
-      InvariantExpression x;
-      x.name = "restated_" + name;
-      x.kind = r->kind;
-      x.text = holds;
-      ExpressionError error;
-      REQUIRE_MESSAGE(CompileInvariantExpression(declared.config, x, error),
-                      error.message);
-      renamed[name] = x.name;
-      name = x.name;
-      declared.expressions.push_back(std::move(x));
+      if (FindInvariant(name) == nullptr) continue;  // already an expression
+      Result<InvariantExpression> x =
+          LoadInvariantDefinition(std::string(OC_SOURCE_DIR) +
+                                      "/scenarios/invariants/" + name + ".toml",
+                                  declared.config);
+      REQUIRE_MESSAGE(x.ok(), x.status().message());
+      names.insert(name);
+      x.value().name = "declared_" + name;
+      renamed[name] = x.value().name;
+      name = x.value().name;
+      declared.expressions.push_back(std::move(x).value());
       ++restated;
     }
     for (std::string& v : declared.expect.violated) {
@@ -220,7 +286,12 @@ TEST_CASE(
       CHECK(x.violations[i].trace.actions == y.violations[i].trace.actions);
     }
   }
-  CHECK(restated >= 40);
+  CHECK(restated >= 100);
+  // Every built-in has a definition, and the bundled scenarios use each.
+  for (const Invariant& inv : AllInvariants()) {
+    CAPTURE(inv.name);
+    CHECK(names.count(std::string(inv.name)) == 1);
+  }
 }
 
 }  // namespace
