@@ -373,6 +373,15 @@ std::optional<std::int64_t> NumberAttribute(const Event& e,
   return std::nullopt;
 }
 
+std::string OwnAttributesText(const Event& e) {
+  std::vector<std::string> parts;
+  for (const EventAttribute& a : e.attributes) {
+    parts.push_back(a.text ? fmt::format("{}={}", a.name, *a.text)
+                           : fmt::format("{}={}", a.name, *a.number));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 std::vector<std::string> AttributeValues(const Config& config,
                                          std::string_view attribute) {
   std::vector<std::string> values;

@@ -99,6 +99,9 @@ struct Event {
 std::optional<std::string> TextAttribute(const Event& e, std::string_view name);
 std::optional<std::int64_t> NumberAttribute(const Event& e,
                                             std::string_view name);
+// An event's attributes of its own, for reports: "order=o-1, qty=2", or
+// "" when it has none.
+std::string OwnAttributesText(const Event& e);
 
 // Durations are whole seconds (model/TIME.md); the model counts them in
 // units of their greatest common divisor.

@@ -9,6 +9,7 @@ namespace oc {
 std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   const Config& config = model.config();
   const std::vector<std::string> keys = Keys(config);
+  const std::vector<UserTableLayout> layouts = UserTableLayouts(config);
   const std::size_t events = config.events.size();
   std::vector<Cell> cells;
   auto add = [&](std::string name, std::string value) {
@@ -155,6 +156,24 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
       } else if (family == StrategyFamily::kCache) {
         add(fmt::format("{}.cache[{}]", group.name, keys[k]),
             c.fresh ? "fresh" : "stale");
+      }
+    }
+    // The tables its strategy file declares, by event or attribute value.
+    for (const UserTableLayout& l : layouts) {
+      if (l.group != static_cast<int>(g)) continue;
+      const HandlerProgram& p = *group.declared;
+      const UserTable& t = p.tables[static_cast<std::size_t>(l.table)];
+      const std::vector<std::string> values =
+          l.by_event
+              ? std::vector<std::string>{}
+              : AttributeValues(
+                    config, p.text_attributes[static_cast<std::size_t>(t.by)]);
+      for (int i = 0; i < l.size; ++i) {
+        const std::string& index =
+            l.by_event ? config.events[static_cast<std::size_t>(i)].name
+                       : values[static_cast<std::size_t>(i)];
+        add(fmt::format("{}.{}[{}]", group.name, t.name, index),
+            fmt::format("{}", s.user[static_cast<std::size_t>(l.first + i)]));
       }
     }
   }

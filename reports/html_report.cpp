@@ -164,16 +164,24 @@ std::string ConfigurationSection(const ScenarioResult& r) {
   out += fmt::format("<p class=\"note\">Bounds of the verdict: {}.</p>\n",
                      Esc(BoundsText(r)));
 
-  out +=
+  // A column for attributes of the events' own only when some event has.
+  const bool own =
+      std::any_of(c.events.begin(), c.events.end(),
+                  [](const Event& e) { return !e.attributes.empty(); });
+  out += fmt::format(
       "<div class=\"columns\">\n<div><h3>Events</h3>\n<table>\n<thead><tr>"
       "<th>event</th><th>type</th><th>key</th><th>version</th>"
-      "<th>account</th><th>amount</th></tr></thead>\n<tbody>\n";
+      "<th>account</th><th>amount</th>{}</tr></thead>\n<tbody>\n",
+      own ? "<th>other</th>" : "");
   for (const Event& ev : c.events) {
     out += fmt::format(
         "<tr><td><code>{}</code></td><td>{}</td><td>{}</td>"
-        "<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n",
+        "<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>{}"
+        "</tr>\n",
         Esc(ev.name), ev.type.empty() ? "-" : Esc(ev.type), Optional(ev.key),
-        Optional(ev.version), Optional(ev.account), Optional(ev.amount));
+        Optional(ev.version), Optional(ev.account), Optional(ev.amount),
+        own ? fmt::format("<td>{}</td>", Esc(OwnAttributesText(ev)))
+            : std::string());
   }
   out += "</tbody>\n</table>\n</div>\n<div><h3>Consumer groups</h3>\n";
   if (c.groups.empty()) {

@@ -298,6 +298,17 @@ void WriteConfig(JsonWriter& w, const Config& c) {
     w.Key("version").OptionalNumber(e.version);
     w.Key("account").OptionalString(e.account);
     w.Key("amount").OptionalNumber(e.amount);
+    if (!e.attributes.empty()) {
+      w.Key("attributes").BeginObject();
+      for (const EventAttribute& a : e.attributes) {
+        if (a.text) {
+          w.Key(a.name).String(*a.text);
+        } else {
+          w.Key(a.name).OptionalNumber(a.number);
+        }
+      }
+      w.EndObject();
+    }
     w.EndObject();
   }
   w.EndArray();

@@ -302,12 +302,16 @@ void AppendConfiguration(const ScenarioResult& result, std::string& out) {
   };
   const bool key = any(&Event::key), version = any(&Event::version);
   const bool account = any(&Event::account), amount = any(&Event::amount);
+  const bool own =
+      std::any_of(c.events.begin(), c.events.end(),
+                  [](const Event& e) { return !e.attributes.empty(); });
   out += "\n### Events\n\n| Event | Type |";
   std::string rule = "|---|---|";
   for (auto [shown, name] : {std::pair{key, "Key"},
                              {version, "Version"},
                              {account, "Account"},
-                             {amount, "Amount"}}) {
+                             {amount, "Amount"},
+                             {own, "Other attributes"}}) {
     if (!shown) continue;
     out += fmt::format(" {} |", name);
     rule += "---|";
@@ -323,6 +327,7 @@ void AppendConfiguration(const ScenarioResult& result, std::string& out) {
     if (version) cells.push_back(text(e.version));
     if (account) cells.push_back(text(e.account));
     if (amount) cells.push_back(text(e.amount));
+    if (own) cells.push_back(MarkdownText(OwnAttributesText(e)));
     out += TableRow(cells);
   }
 
