@@ -122,6 +122,10 @@ struct Group {
   // `dead_letter_retention`.
   std::optional<Seconds> dead_letter_redrive{};
   std::optional<Seconds> dead_letter_retention{};
+  // The outside world's idempotency keys (`call ... with_key` of a declared
+  // strategy) are kept this long after the call they let through; unset:
+  // kept forever.
+  std::optional<Seconds> idempotency_key_window{};
   // Set exactly when strategy == kDeclared: the compiled declared strategy.
   std::optional<HandlerProgram> declared = std::nullopt;
   bool operator==(const Group&) const = default;

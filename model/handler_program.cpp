@@ -760,7 +760,13 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
           break;
         }
         case Kind::kCallOnce:
-          if (c.event_cells->sent == 0) c.event_cells->sent = 1;
+          if (c.key_window == 0) {
+            if (c.event_cells->sent == 0) c.event_cells->sent = 1;
+          } else if (c.event_cells->sent == 0 ||
+                     c.event_cells->key_age >= c.key_window) {
+            c.event_cells->sent += 1;
+            c.event_cells->key_age = 0;
+          }
           break;
         case Kind::kSet:
         case Kind::kSetMax: {

@@ -147,6 +147,10 @@ struct HandlerCells {
   const std::int32_t* numbers;   // per number attribute: the event's value
   std::uint32_t* memo;           // the instance's private data
   bool last_step;                // the memo is zeroed after it
+  // The provider's idempotency-key window in time units (0: keys are kept
+  // forever): a keyed call is dropped while the last one let through is
+  // younger (event_cells->key_age < key_window).
+  int key_window = 0;
 };
 
 // Runs step `step` of `p` as one transaction.

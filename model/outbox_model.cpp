@@ -519,6 +519,7 @@ void OutboxModel::Tick(State& s) const {
         age(c.inbox_age, t.cleanup_due);
       }
       if (c.parked != kNotParked) age(c.park_age, t.park_cap);
+      if (t.key_window > 0 && c.sent > 0) age(c.key_age, t.key_window);
     }
   }
   if (s.database_down > 0) --s.database_down;
@@ -618,7 +619,8 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
           program, step,
           HandlerCells{&cells, key_cells, s.user.data(), user_slots_[at].data(),
                        numbers_[at].data(), &inst.memo,
-                       step + 1 == static_cast<int>(program.steps.size())});
+                       step + 1 == static_cast<int>(program.steps.size()),
+                       timing_.timed ? timing_.groups[group].key_window : 0});
       break;
     }
   }

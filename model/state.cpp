@@ -88,8 +88,9 @@ std::uint64_t Fingerprint(const State& s) {
     t.Add(c.parked);
     t.Add(c.attempts);
     t.Add(c.park_age);
+    t.Add(c.key_age);
     timed = timed || c.inbox_age != 0 || c.parked != 0 || c.attempts != 0 ||
-            c.park_age != 0;
+            c.park_age != 0 || c.key_age != 0;
   }
   for (std::uint16_t d : s.down) {
     t.Add(d);

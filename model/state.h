@@ -91,6 +91,9 @@ struct GroupEventCells {
   std::uint8_t parked = 0;  // Parked
   std::uint8_t attempts = 0;
   std::uint16_t park_age = 0;
+  // The age of the last call the outside world let through with this
+  // event's idempotency key (with groups.idempotency_key_window).
+  std::uint16_t key_age = 0;
   bool operator==(const GroupEventCells&) const = default;
 };
 

@@ -129,6 +129,13 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
         add(fmt::format("{}.sent[{}]", group.name, ev),
             fmt::format("{}", c.sent));
       }
+      if (timing.timed && timing.groups[g].key_window > 0) {
+        add(fmt::format("provider.key_age[{}][{}]", group.name, ev),
+            c.sent == 0 ? std::string("-")
+            : c.key_age >= timing.groups[g].key_window
+                ? fmt::format("{}, key forgotten", duration(c.key_age))
+                : duration(c.key_age));
+      }
     }
     if (timing.timed && timing.groups[g].parks()) {
       for (std::size_t e = 0; e < events; ++e) {

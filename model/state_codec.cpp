@@ -40,6 +40,7 @@ enum class Field : std::uint8_t {
   kParked,
   kAttempts,
   kParkAge,
+  kKeyAge,
   kDown,
   kDatabaseDown,
   kNow,
@@ -118,6 +119,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
         f(c.parked, Field::kParked, g);
         f(c.attempts, Field::kAttempts, g);
         f(c.park_age, Field::kParkAge, g);
+        f(c.key_age, Field::kKeyAge, g);
       }
     }
   }
@@ -257,6 +259,8 @@ struct Bounds {
         return timing.timed && timing.groups[group].parks()
                    ? timing.Cap(timing.groups[group].park_cap)
                    : 0;
+      case Field::kKeyAge:
+        return timing.timed ? timing.Cap(timing.groups[group].key_window) : 0;
       case Field::kDown:
         return timing.consumer_outage;
       case Field::kDatabaseDown:

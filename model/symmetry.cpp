@@ -167,6 +167,7 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
                      (static_cast<std::uint64_t>(t.parked) << 42) |
                      (static_cast<std::uint64_t>(t.attempts) << 44));
       if (t.park_age != 0) h = mix(h, t.park_age);
+      if (t.key_age != 0) h = mix(h, 0x10000u | t.key_age);
     }
     signature[e] = h;
   }

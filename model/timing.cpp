@@ -34,6 +34,7 @@ std::vector<std::pair<std::string, Seconds>> Durations(const Config& c) {
     }
     add(at + "dead_letter_redrive", group.dead_letter_redrive);
     add(at + "dead_letter_retention", group.dead_letter_retention);
+    add(at + "idempotency_key_window", group.idempotency_key_window);
   }
   add("relay.min_age", c.min_age);
   add("relay.send_time", c.send_time);
@@ -152,6 +153,23 @@ Status ValidateTiming(const Config& c) {
                       "groups[{}].inbox_retention",
                       g + 1, g + 1));
     }
+    if (group.idempotency_key_window) {
+      bool keyed = false;
+      if (group.declared) {
+        for (const auto& step : group.declared->steps) {
+          for (const HandlerStatement& st : step) {
+            keyed = keyed || st.kind == HandlerStatement::Kind::kCallOnce;
+          }
+        }
+      }
+      if (!keyed) {
+        return Status::Error(fmt::format(
+            "groups[{}].idempotency_key_window: group '{}' makes no call "
+            "with an idempotency key; the window applies to a declared "
+            "strategy's `call sent[event] with_key`",
+            g + 1, group.name));
+      }
+    }
     if (group.redelivery.size() > static_cast<std::size_t>(kMaxRedeliveries)) {
       return Status::Error(
           fmt::format("groups[{}].redelivery: {} delays; allowed at most {}",
@@ -213,6 +231,7 @@ Timing ComputeTiming(const Config& c) {
     g.dead_expiry = group.dead_letter_retention ? g.dead_retention + 1 : 0;
     g.park_cap = std::max(g.redrive, g.dead_expiry);
     for (int d : g.delays) g.park_cap = std::max(g.park_cap, d);
+    g.key_window = Units(group.idempotency_key_window, t.unit);
     t.groups.push_back(std::move(g));
   }
   return t;
@@ -255,6 +274,26 @@ std::vector<std::string> TimingAssumptions(const Config& c) {
     compare("broker dedup window", *c.broker.window, resend_text, *resend,
             "a resend after the lease ran out escapes the window",
             "a resend after the lease ran out lands inside the window");
+  }
+  for (const Group& g : c.groups) {
+    if (!g.idempotency_key_window) continue;
+    const std::string what =
+        fmt::format("idempotency key window of {}", g.name);
+    Seconds scheduled = 0;
+    for (Seconds d : g.redelivery) scheduled += d;
+    if (!g.redelivery.empty()) {
+      compare(what, *g.idempotency_key_window, "the first redelivery delay",
+              g.redelivery.front(),
+              "a redelivered call can outlive its key: the provider takes it "
+              "again",
+              "a redelivered call finds its key");
+    }
+    if (g.dead_letter_redrive) {
+      compare(what, *g.idempotency_key_window, "dead-letter redrive",
+              scheduled + *g.dead_letter_redrive,
+              "a redriven call can outlive its key",
+              "a redriven call finds its key");
+    }
   }
   for (const Group& g : c.groups) {
     if (!g.inbox_retention) continue;

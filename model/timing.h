@@ -40,6 +40,9 @@ struct GroupTiming {
   // A dead letter is dropped once older than R: at R + 1.
   int dead_expiry = 0;
   int park_cap = 0;  // the largest of the delays, D and R + 1
+  // K: a call with an idempotency key is dropped while the last one let
+  // through is younger than K; 0 with no window (keys kept forever).
+  int key_window = 0;
   // Failed deliveries park copies instead of requeueing them.
   bool parks() const { return !delays.empty() || has_dead_letter; }
 };

@@ -50,7 +50,8 @@ constexpr std::string_view kGroupKeys[] = {"name",
                                            "inbox_cleanup_every",
                                            "redelivery",
                                            "dead_letter_redrive",
-                                           "dead_letter_retention"};
+                                           "dead_letter_retention",
+                                           "idempotency_key_window"};
 constexpr std::string_view kTimeKeys[] = {
     "lease", "poll", "horizon", "consumer_outage", "database_outage", "clocks"};
 constexpr std::string_view kBrokerKeys[] = {"dedup", "window"};
@@ -416,6 +417,10 @@ class Reader {
     if (s.ok()) {
       s = OptionalDuration(t, field, "dead_letter_redrive",
                            group.dead_letter_redrive);
+    }
+    if (s.ok()) {
+      s = OptionalDuration(t, field, "idempotency_key_window",
+                           group.idempotency_key_window);
     }
     if (s.ok()) {
       s = OptionalDuration(t, field, "dead_letter_retention",

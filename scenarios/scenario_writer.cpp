@@ -117,6 +117,7 @@ void WriteConfig(const Config& config, std::string& out) {
     }
     duration("dead_letter_redrive", g.dead_letter_redrive);
     duration("dead_letter_retention", g.dead_letter_retention);
+    duration("idempotency_key_window", g.idempotency_key_window);
   }
   // The relay styles' tables only when they say something, so that the seed's
   // canonical form stays as it was.

@@ -912,6 +912,14 @@ TEST_CASE("bad time settings name their file, line, column and field") {
                    "redelivery = []\n") ==
         "scenarios/x.toml:5:14: groups[1].redelivery: empty; leave the key "
         "out for no delayed redelivery");
+  CHECK(TimedError("[[groups]]\nstrategy = \"credit.inbox\"\n"
+                   "idempotency_key_window = \"1h\"\n")
+            .find("groups[1].idempotency_key_window: group 'g1' makes no "
+                  "call with an idempotency key") != std::string::npos);
+  CHECK(TimedError("[[groups]]\nstrategy = \"credit.inbox\"\n"
+                   "idempotency_key_window = \"soon\"\n")
+            .find("scenarios/x.toml:5:26: groups[1].idempotency_key_window: "
+                  "'soon' is not a duration") == 0);
   CHECK(TimedError("[faults]\nconsumer_outages = 1\n") ==
         "scenarios/x.toml:4:20: faults.consumer_outages: needs "
         "time.consumer_outage, the length of one outage");

@@ -189,6 +189,25 @@ TEST_CASE("an outside-world call with a key is deduplicated by the provider") {
   Run(keyed, 0, b, k, 0, 0);
   Run(keyed, 0, b, k, 0, 0);
   CHECK(b.sent == 1);
+  // With a key window of 3 units, the provider forgets the key once the
+  // last call it let through is 3 units old.
+  GroupEventCells w;
+  auto call = [&] {
+    std::uint32_t memo = 0;
+    const std::int32_t numbers[1] = {0};
+    RunHandlerStep(
+        keyed, 0,
+        HandlerCells{&w, &k, nullptr, nullptr, numbers, &memo, true, 3});
+  };
+  call();
+  CHECK(w.sent == 1);
+  w.key_age = 2;  // still inside the window
+  call();
+  CHECK(w.sent == 1);
+  w.key_age = 3;  // the window has passed
+  call();
+  CHECK(w.sent == 2);
+  CHECK(w.key_age == 0);  // a new window starts
   CHECK(ErrorOf("  [\"call ledger[event]\"],") ==
         "strategies/s.toml:3:10: steps[1][1]: 'call' records a call in the "
         "outside world's record, sent[event]; 'ledger' is a table of the "
