@@ -114,17 +114,17 @@ class Compiler : public ExpressionParser {
   bool HasTable() const { return family_.has_value() || wrote_user_; }
   bool HasFamily() const { return family_.has_value(); }
 
-  // Locals of step 1 read by step 2 keep memo bits, and so does a
-  // `stop handler` of step 1 when there is a step 2.
+  // Locals read in a later step than one that set them keep memo bits,
+  // and so does a `stop handler` of any step but the last.
   void AssignMemoBits() {
     p_.memo_bit.assign(p_.locals.size(), -1);
     for (std::size_t l = 0; l < p_.locals.size(); ++l) {
-      if (read_in_step2_[l] && set_in_step1_[l]) {
+      if (carried_[l]) {
         p_.memo_bit[l] = static_cast<std::int8_t>(p_.memo_bits);
         p_.memo_bits += p_.local_is_int[l] ? 16 : 1;
       }
     }
-    if (stops_handler_in_step1_ && p_.steps.size() == 2) {
+    if (stops_handler_before_last_) {
       p_.stop_bit = static_cast<std::int8_t>(p_.memo_bits++);
     }
   }
@@ -290,8 +290,8 @@ class Compiler : public ExpressionParser {
     }
     p_.locals.emplace_back(name);
     p_.local_is_int.push_back(is_int);
-    set_in_step1_.push_back(false);
-    read_in_step2_.push_back(false);
+    first_set_.push_back(-1);
+    carried_.push_back(false);
     set_before_.push_back(false);
     return static_cast<int>(p_.locals.size()) - 1;
   }
@@ -376,7 +376,9 @@ class Compiler : public ExpressionParser {
       if (IsName("handler")) {
         Next();
         st.kind = HandlerStatement::Kind::kStopHandler;
-        if (step_ == 0) stops_handler_in_step1_ = true;
+        if (step_ + 1 < static_cast<int>(p_.steps.size())) {
+          stops_handler_before_last_ = true;
+        }
       }
       return;
     }
@@ -482,7 +484,9 @@ class Compiler : public ExpressionParser {
     }
     st.local = static_cast<std::int8_t>(local);
     set_before_[static_cast<std::size_t>(local)] = true;
-    if (step_ == 0) set_in_step1_[static_cast<std::size_t>(local)] = true;
+    if (first_set_[static_cast<std::size_t>(local)] < 0) {
+      first_set_[static_cast<std::size_t>(local)] = step_;
+    }
   }
 
   void InsertInto(HandlerStatement& st) {
@@ -620,7 +624,9 @@ class Compiler : public ExpressionParser {
                       t.text, hint)};
     }
     const auto local = static_cast<std::size_t>(it - p_.locals.begin());
-    if (step_ == 1) read_in_step2_[local] = true;
+    // Read in a later step than the one that first set it: its value must
+    // outlive the steps in between.
+    if (first_set_[local] < step_) carried_[local] = true;
     ExprNode n;
     n.op = handler_op::kLocal;
     n.value = static_cast<int>(local);
@@ -630,11 +636,12 @@ class Compiler : public ExpressionParser {
 
   HandlerProgram& p_;
   int step_ = 0;
-  std::vector<bool> set_in_step1_, read_in_step2_, set_before_;
+  std::vector<int> first_set_;  // per local: the first step that sets it
+  std::vector<bool> carried_, set_before_;
   std::optional<StrategyFamily> family_;
   HandlerTable family_table_ = HandlerTable::kEffects;
   bool wrote_user_ = false;
-  bool stops_handler_in_step1_ = false;
+  bool stops_handler_before_last_ = false;
 };
 
 // What a step's expressions read.
@@ -707,8 +714,9 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
       locals[l] = MemoLocal(p, static_cast<int>(l), *c.memo);
     }
   }
+  // An earlier step ran `stop handler`: this one does nothing.
   const bool stopped =
-      p.stop_bit >= 0 && step == 1 && ((*c.memo >> p.stop_bit) & 1) != 0;
+      p.stop_bit >= 0 && step >= 1 && ((*c.memo >> p.stop_bit) & 1) != 0;
   bool stop_handler = false;
   StepContext ctx{p, c, locals};
   if (!stopped) {
@@ -798,7 +806,9 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
               : static_cast<std::uint32_t>(locals[l] & 1);
       memo |= v << p.memo_bit[l];
     }
-    if (stop_handler && p.stop_bit >= 0) memo |= 1u << p.stop_bit;
+    if ((stopped || stop_handler) && p.stop_bit >= 0) {
+      memo |= 1u << p.stop_bit;
+    }
   }
   *c.memo = memo;
 }
@@ -836,9 +846,10 @@ bool CompileHandler(const std::vector<std::vector<HandlerSource>>& steps,
   if (out.memo_bits > 24) {
     error = HandlerError{1, 0, steps.size() > 1 ? steps[1][0].line : 0,
                          steps.size() > 1 ? steps[1][0].column : 0,
-                         fmt::format("step 2 reads {} bits of locals from step "
-                                     "1; a handler carries at most 24 (an "
-                                     "integer takes 16, a boolean 1)",
+                         fmt::format("later steps read {} bits of locals "
+                                     "set by earlier ones; a handler carries "
+                                     "at most 24 (an integer takes 16, a "
+                                     "boolean 1)",
                                      out.memo_bits)};
     return false;
   }

@@ -62,6 +62,8 @@ struct UserTable {
   bool operator==(const UserTable&) const = default;
 };
 inline constexpr int kMaxUserTables = 8;
+// Steps of a handler: consume runs the first, each `step` action the next.
+inline constexpr int kMaxHandlerSteps = 4;
 
 // The handler's leaf opcodes (ExprNode::op), after the shared ones.
 namespace handler_op {
@@ -102,7 +104,7 @@ struct HandlerProgram {
   std::string name;  // the strategy's declared name, e.g. "credit.inbox"
   std::string file;  // the strategy file, as the scenario wrote it
   std::vector<ExprNode> nodes;
-  std::vector<std::vector<HandlerStatement>> steps;  // 1 or 2 transactions
+  std::vector<std::vector<HandlerStatement>> steps;  // 1..4 transactions
   std::vector<UserTable> tables;                     // declared in the file
   // The event attributes the handler names: those that index a user table
   // (text) and those it reads as numbers (event.version, event.amount...).
@@ -176,7 +178,7 @@ struct HandlerError {
   std::string message;
 };
 
-// Parses and type-checks `steps` (1 or 2 lists of statements) against the
+// Parses and type-checks `steps` (1..4 lists of statements) against the
 // tables already in `out.tables`. On error, `error` is filled and the
 // result is false.
 bool CompileHandler(const std::vector<std::vector<HandlerSource>>& steps,

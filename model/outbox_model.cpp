@@ -731,9 +731,15 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kStep: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      RunStrategyStep(s, a.group, a.instance, inst.event - 1, 1);
+      const int step = inst.stage + 1;
+      RunStrategyStep(s, a.group, a.instance, inst.event - 1, step);
+      if (step + 1 < StepCount(config_.groups[a.group])) {
+        inst.stage = static_cast<std::uint8_t>(step);  // still midway
+        break;
+      }
       inst.phase = InstancePhase::kHolding;
       inst.memo = 0;  // private data means nothing once done
+      inst.stage = 0;
       break;
     }
     case ActionKind::kAcknowledge: {

@@ -122,6 +122,9 @@ std::uint64_t Fingerprint(const State& s) {
   add_if_set(0x804, b.lost_broker_writes);
   add_if_set(0x805, s.log.offset);
   add_if_set(0x806, s.log.position);
+  for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    add_if_set(0x807 + (i << 4), s.instances[i].stage);
+  }
   // Declared tables, likewise.
   for (std::size_t i = 0; i < s.user.size(); ++i) {
     add_if_set(0x900 + (i << 4), static_cast<std::uint16_t>(s.user[i]));

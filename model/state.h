@@ -75,6 +75,9 @@ struct InstanceCells {
   // check_then_act's first step read, or whether ledger_then_send's ledger
   // row was new (1) or already there (0); a declared strategy's locals.
   std::uint32_t memo = 0;
+  // With a declared strategy of more than two steps: how many steps after
+  // the first it has run while midway (0 otherwise).
+  std::uint8_t stage = 0;
   bool operator==(const InstanceCells&) const = default;
 };
 

@@ -55,6 +55,7 @@ enum class Field : std::uint8_t {
   // Tables declared by strategy files.
   kUserRow,
   kUserNumber,  // stored with a bias: value + StateCodec::user_bias_
+  kStage,       // InstanceCells::stage
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -70,7 +71,7 @@ enum class Field : std::uint8_t {
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
                  const Renaming& m, bool styles, bool time,
-                 const std::vector<UserTableLayout>& user, F f) {
+                 const std::vector<UserTableLayout>& user, bool stages, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
@@ -104,6 +105,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(inst.phase, Field::kPhase, instance_group[i]);
     f(inst.event, Field::kEventRef, instance_group[i]);
     f(inst.memo, Field::kMemo, instance_group[i]);
+    if (stages) f(inst.stage, Field::kStage, instance_group[i]);
   }
   for (int g = 0; g < groups; ++g) {
     for (int e = 0; e < events; ++e) {
@@ -291,6 +293,9 @@ struct Bounds {
         return 1;
       case Field::kUserNumber:
         return 2 * user_bias;
+      case Field::kStage:
+        return group >= 0 ? std::max(0, StepCount(config.groups[group]) - 2)
+                          : 0;
     }
     return 0;
   }
@@ -356,6 +361,7 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   }
   user_bias_ = bounds.user_bias;
   user_ = UserTableLayouts(config);
+  for (const Group& g : config.groups) stages_ = stages_ || StepCount(g) > 2;
   for (const Event& e : config.events) {
     if (e.version)
       bounds.max_version = std::max<int>(bounds.max_version, *e.version);
@@ -372,7 +378,7 @@ StateCodec::StateCodec(const Config& config, const State& shape)
           b.consumer_outages + b.database_outages > 0;
   State s = shape_;
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, user_, [&](auto&, Field what, int group) {
+              time_, user_, stages_, [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
               });
@@ -422,7 +428,7 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
   std::size_t field = 0;
   VisitFields(
       s, events_, groups_, instance_group_.data(), r, styles_, time_, user_,
-      [&](const auto& value, Field what, int) {
+      stages_, [&](const auto& value, Field what, int) {
         auto v = static_cast<unsigned>(value);
         if (what == Field::kUserNumber) {
           v = static_cast<unsigned>(static_cast<int>(value) + user_bias_);
@@ -446,7 +452,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, user_, [&](auto& value, Field what, int) {
+              time_, user_, stages_, [&](auto& value, Field what, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;
                 while (have < width) {

@@ -92,7 +92,8 @@ class StateCodec {
   bool time_ = false;    // the config uses model/TIME.md's cells
   std::vector<UserTableLayout> user_;  // declared tables (usually none)
   int user_bias_ = 0;                  // added to a declared number to store it
-  std::vector<std::uint8_t> widths_;   // bits of each field, in packing order
+  bool stages_ = false;  // some declared strategy has more than two steps
+  std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
 };

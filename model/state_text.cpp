@@ -67,6 +67,9 @@ std::string InstanceText(const Config& config, const Group& group,
   // A declared strategy's private data: the locals step 2 will read.
   const HandlerProgram& p = *group.declared;
   std::string text = fmt::format("midway({}", config.events[i.event - 1].name);
+  if (p.steps.size() > 2) {
+    text += fmt::format(", next step {} of {}", i.stage + 2, p.steps.size());
+  }
   for (std::size_t l = 0; l < p.locals.size(); ++l) {
     if (p.memo_bit[l] < 0) continue;
     const int v = MemoLocal(p, static_cast<int>(l), i.memo);

@@ -202,12 +202,14 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
         At(path, steps->source(), "steps",
            fmt::format("expected an array, got {}", TypeWord(*steps))));
   }
-  if (step_array->empty() || step_array->size() > 2) {
+  if (step_array->empty() ||
+      step_array->size() > static_cast<std::size_t>(kMaxHandlerSteps)) {
     return Status::Error(
         At(path, steps->source(), "steps",
-           fmt::format("{} steps; a handler has 1 or 2 steps (transactions), "
-                       "as in MODEL.md section 4",
-                       step_array->size())));
+           fmt::format("{} steps; a handler has 1 to {} steps (transactions): "
+                       "consume runs the first, each step action the next "
+                       "(MODEL.md section 4)",
+                       step_array->size(), kMaxHandlerSteps)));
   }
   std::vector<std::vector<HandlerSource>> sources;
   for (std::size_t s = 0; s < step_array->size(); ++s) {

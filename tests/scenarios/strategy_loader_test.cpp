@@ -116,9 +116,11 @@ TEST_CASE("operations are checked against the kind of table they write") {
 
 TEST_CASE("the strategy file's own keys and shape are checked") {
   CHECK(ErrorOf("  [\"effects[event] += 1\"],\n  [\"effects[event] += 1\"],\n"
+                "  [\"effects[event] += 1\"],\n  [\"effects[event] += 1\"],\n"
                 "  [\"effects[event] += 1\"],") ==
-        "strategies/s.toml:2:9: steps: 3 steps; a handler has 1 or 2 steps "
-        "(transactions), as in MODEL.md section 4");
+        "strategies/s.toml:2:9: steps: 5 steps; a handler has 1 to 4 steps "
+        "(transactions): consume runs the first, each step action the next "
+        "(MODEL.md section 4)");
   CHECK(ErrorOf("  [],") ==
         "strategies/s.toml:3:3: steps[1]: empty; a step holds at least one "
         "statement");
@@ -388,6 +390,35 @@ TEST_CASE("stop handler skips the rest of the step and the next step") {
   d.inbox = 1;
   Run(q, 1, d, k, 0, Run(q, 0, d, k, 0, 0));
   CHECK(d.effects == 2);
+}
+
+TEST_CASE(
+    "a handler of three steps carries locals and stop handler across "
+    "the steps in between") {
+  const HandlerProgram p = Compile(
+      "  [\"seen = ledger[event]\", \"if seen: stop handler\"],\n"
+      "  [\"call sent[event]\"],\n"
+      "  [\"if not seen: insert ledger[event]\"],");
+  REQUIRE(p.steps.size() == 3);
+  CHECK(p.memo_bit[0] == 0);  // `seen`, read by step 3
+  CHECK(p.stop_bit == 1);
+  GroupEventCells c;
+  GroupKeyCells k;
+  std::uint32_t memo = Run(p, 0, c, k, 0, 0);
+  CHECK(memo == 0);
+  memo = Run(p, 1, c, k, 0, memo);  // the local survives step 2
+  CHECK(memo == 0);
+  CHECK(c.sent == 1);
+  CHECK(Run(p, 2, c, k, 0, memo) == 0);
+  CHECK(c.ledger == 1);
+  // Again: step 1 sees the row and stops the handler; steps 2 and 3 do
+  // nothing, and the stop is carried through step 2.
+  memo = Run(p, 0, c, k, 0, 0);
+  CHECK(memo == 0b11);
+  memo = Run(p, 1, c, k, 0, memo);
+  CHECK(memo == 0b11);
+  CHECK(c.sent == 1);
+  CHECK(Run(p, 2, c, k, 0, memo) == 0);
 }
 
 TEST_CASE("declared tables: errors name the table, its index and the fix") {
