@@ -6,7 +6,15 @@ The C++ checker is held to the same numbers by the CTest suite, so the two
 implementations of MODEL.md agree on verdicts, distinct-state counts and
 shortest-trace lengths whenever both pass.
 
-Usage: check_pinned.py SCENARIO_DIR   (exit 0 when all agree, 1 otherwise)
+Scenarios with declared strategies (strategy = { file = ... }) and their
+[[invariants]] expressions are checked like the others: the reference
+interprets scenarios/strategies/LANGUAGE.md (reference_language.py).
+
+Usage: check_pinned.py [--declared] SCENARIO_DIR
+       (exit 0 when all agree, 1 otherwise)
+  --declared  run the scenarios that name built-in strategies with each
+              built-in replaced by its declared definition in
+              SCENARIO_DIR/strategies/NAME.toml (same numbers expected)
 """
 import pathlib
 import sys
@@ -20,16 +28,16 @@ def as_list(value):
     return [value] if isinstance(value, str) else list(value or [])
 
 
-def declares_strategy(path):
+def uses_builtin_strategy(path):
     with open(path, "rb") as fh:
         groups = tomllib.load(fh).get("groups", [])
-    return any(isinstance(g.get("strategy"), dict) for g in groups)
+    return any(isinstance(g.get("strategy"), str) for g in groups)
 
 
-def check(path):
+def check(path, declared_builtins=None):
     with open(path, "rb") as fh:
         expect = tomllib.load(fh).get("expect", {})
-    got = outbox_reference.run_file(str(path))
+    got = outbox_reference.run_file(str(path), declared_builtins)
     problems = []
     if got.get("not_enabled"):
         problems.append("pinned step not enabled: %s" % got["not_enabled"])
@@ -49,21 +57,29 @@ def check(path):
 
 
 def main(argv):
+    # --declared: the cross-check of the handler language.  Every scenario
+    # that names a built-in strategy runs again with the nine built-ins
+    # replaced by their declared definitions, SCENARIO_DIR/strategies/
+    # NAME.toml, and must give the same pinned numbers.
+    declared = "--declared" in argv
+    argv = [a for a in argv if a != "--declared"]
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = pathlib.Path(argv[0])
     # Benchmarks are far too large for the reference model. strategies/
-    # holds strategy files, not scenarios. Scenarios with a declared
-    # strategy (scenarios/consumers/) are skipped: this model implements
-    # only the nine built-ins; the C++ test "every built-in strategy's
-    # declared definition gives the native verdicts, counts and traces"
-    # ties the declared interpreter to the built-ins this model checks.
-    files = sorted(f for f in pathlib.Path(argv[0]).rglob("*.toml")
+    # holds strategy files, invariants/ invariant definitions, not
+    # scenarios.
+    files = sorted(f for f in root.rglob("*.toml")
                    if f.parent.name not in ("bench", "strategies", "invariants"))
-    skipped = [f for f in files if declares_strategy(f)]
-    files = [f for f in files if f not in skipped]
-    if skipped:
-        print("%d skipped (declared strategies)" % len(skipped))
+    builtins = None
+    if declared:
+        builtins = root / "strategies"
+        files = [f for f in files if uses_builtin_strategy(f)]
+        print("built-in strategies replaced by %s/NAME.toml" % builtins)
     failed = 0
     for path in files:
-        problems = check(path)
+        problems = check(path, builtins)
         failed += bool(problems)
         for p in problems:
             print("%s: %s" % (path, p))
