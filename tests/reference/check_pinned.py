@@ -10,11 +10,13 @@ Scenarios with declared strategies (strategy = { file = ... }) and their
 [[invariants]] expressions are checked like the others: the reference
 interprets scenarios/strategies/LANGUAGE.md (reference_language.py).
 
-Usage: check_pinned.py [--declared] SCENARIO_DIR
+Usage: check_pinned.py [OPTION] SCENARIO_DIR
        (exit 0 when all agree, 1 otherwise)
-  --declared  run the scenarios that name built-in strategies with each
-              built-in replaced by its declared definition in
-              SCENARIO_DIR/strategies/NAME.toml (same numbers expected)
+  --declared-strategies  every built-in strategy replaced by its declared
+                         definition, SCENARIO_DIR/strategies/NAME.toml
+  --declared-invariants  every built-in invariant replaced by its
+                         expression, SCENARIO_DIR/invariants/NAME.toml
+  --declared             both; the same pinned numbers are expected
 """
 import pathlib
 import sys
@@ -34,10 +36,11 @@ def uses_builtin_strategy(path):
     return any(isinstance(g.get("strategy"), str) for g in groups)
 
 
-def check(path, declared_builtins=None):
+def check(path, declared_builtins=None, declared_invariants=None):
     with open(path, "rb") as fh:
         expect = tomllib.load(fh).get("expect", {})
-    got = outbox_reference.run_file(str(path), declared_builtins)
+    got = outbox_reference.run_file(str(path), declared_builtins,
+                                    declared_invariants)
     problems = []
     if got.get("not_enabled"):
         problems.append("pinned step not enabled: %s" % got["not_enabled"])
@@ -58,11 +61,21 @@ def check(path, declared_builtins=None):
 
 def main(argv):
     # --declared: the cross-check of the handler language.  Every scenario
-    # that names a built-in strategy runs again with the nine built-ins
-    # replaced by their declared definitions, SCENARIO_DIR/strategies/
-    # NAME.toml, and must give the same pinned numbers.
-    declared = "--declared" in argv
-    argv = [a for a in argv if a != "--declared"]
+    # runs again with the nine built-in strategies replaced by their
+    # declared definitions, SCENARIO_DIR/strategies/NAME.toml, and the ten
+    # built-in invariants by SCENARIO_DIR/invariants/NAME.toml, and must
+    # give the same pinned numbers.  --declared-strategies and
+    # --declared-invariants do one replacement each.
+    flags = {a for a in argv if a.startswith("--")}
+    argv = [a for a in argv if not a.startswith("--")]
+    unknown = flags - {"--declared", "--declared-strategies",
+                       "--declared-invariants"}
+    if unknown:
+        print("unknown option %s" % ", ".join(sorted(unknown)),
+              file=sys.stderr)
+        return 2
+    strategies = flags & {"--declared", "--declared-strategies"}
+    invariants = flags & {"--declared", "--declared-invariants"}
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
@@ -72,14 +85,15 @@ def main(argv):
     # scenarios.
     files = sorted(f for f in root.rglob("*.toml")
                    if f.parent.name not in ("bench", "strategies", "invariants"))
-    builtins = None
-    if declared:
-        builtins = root / "strategies"
-        files = [f for f in files if uses_builtin_strategy(f)]
+    builtins = root / "strategies" if strategies else None
+    definitions = root / "invariants" if invariants else None
+    if strategies:
         print("built-in strategies replaced by %s/NAME.toml" % builtins)
+    if invariants:
+        print("built-in invariants replaced by %s/NAME.toml" % definitions)
     failed = 0
     for path in files:
-        problems = check(path, builtins)
+        problems = check(path, builtins, definitions)
         failed += bool(problems)
         for p in problems:
             print("%s: %s" % (path, p))

@@ -285,10 +285,14 @@ def builtin_kind(strategy):
 
 
 class Model:
-    def __init__(self, cfg, base=".", declared_builtins=None):
+    def __init__(self, cfg, base=".", declared_builtins=None,
+                 declared_invariants=None):
         """base: the scenario's folder (strategy files are relative to it);
         declared_builtins: a folder of strategy files that replace the nine
-        built-ins (the cross-check of check_pinned.py --declared)."""
+        built-ins; declared_invariants: a folder of invariant files that
+        replace the ten built-in invariants (the cross-checks of
+        check_pinned.py --declared)."""
+        self.declared_invariants = declared_invariants
         relays = cfg["relays"]
         if isinstance(relays, int):
             self.relays = ["r%d" % (k + 1) for k in range(relays)]
@@ -497,6 +501,14 @@ class Model:
             inv.group_ids = None if inv.groups is None else \
                 self._matching_groups(inv.groups, k)
             self.decl_invs[inv.name] = inv
+        if self.declared_invariants is not None:
+            for name in SAFETY + TRANSITION + AT_REST:
+                with open(Path(self.declared_invariants) / (name + ".toml"),
+                          "rb") as fh:
+                    inv = lang.compile_invariant(tomllib.load(fh), 0)
+                inv.group_ids = None if inv.groups is None else \
+                    self._matching_groups(inv.groups, 0)
+                self.decl_invs[name] = inv     # replaces the built-in
 
     def _matching_groups(self, specs, k):
         out = []
@@ -955,6 +967,8 @@ class Model:
                    for g in groups)
 
     def kind_of(self, name):
+        if name in self.decl_invs:
+            return self.decl_invs[name].kind
         if name in SAFETY:
             return "safety"
         if name in TRANSITION:
@@ -1011,6 +1025,12 @@ class Model:
             n[F_ATTEMPTS] = self._set2(n[F_ATTEMPTS], g, e, ns + 1)
         return True
 
+    @staticmethod
+    def _retry_delay(grp, attempts):
+        """d_k for k = attempts of a delayed copy; d_0 = 0 (T18): an
+        acknowledge of another copy zeroed attempts while this one waits."""
+        return grp["delays"][attempts - 1] if attempts > 0 else 0
+
     def _lease_cap(self, s, e):
         """The constant clock[e] is compared with in its present phase."""
         if self.lease_on and s[F_LEASE][e] == L_ACTIVE:
@@ -1028,7 +1048,7 @@ class Model:
                 for e in range(self.nE):
                     pk = s[F_PARKED][g][e]
                     if pk == PK_DELAYED:
-                        d = grp["delays"][s[F_ATTEMPTS][g][e] - 1]
+                        d = self._retry_delay(grp, s[F_ATTEMPTS][g][e])
                         if s[F_PAGE][g][e] < d:
                             return True
                     elif pk == PK_DEAD:
@@ -1254,7 +1274,7 @@ class Model:
                 pk = s[F_PARKED][g][e] if grp["park"] else PK_NONE
                 age = s[F_PAGE][g][e]
                 if pk == PK_DELAYED and \
-                        age >= grp["delays"][s[F_ATTEMPTS][g][e] - 1]:
+                        age >= self._retry_delay(grp, s[F_ATTEMPTS][g][e]):
                     n = list(s)
                     n[F_READY] = self._set2(s[F_READY], g, e,
                                             s[F_READY][g][e] + 1)
@@ -1523,13 +1543,15 @@ def replay(model, invariants, order):
             "violations": {n: broke.get(n, "holds") for n in invariants}}
 
 
-def run_file(path, declared_builtins=None):
-    """declared_builtins: a folder of strategy files replacing the nine
-    built-ins (None: the built-ins as this module implements them)."""
+def run_file(path, declared_builtins=None, declared_invariants=None):
+    """declared_builtins / declared_invariants: folders of strategy files
+    and invariant files replacing the built-ins (None: the built-ins as
+    this module implements them)."""
     with open(path, "rb") as fh:
         cfg = tomllib.load(fh)
     model = Model(cfg, base=Path(path).parent,
-                  declared_builtins=declared_builtins)
+                  declared_builtins=declared_builtins,
+                  declared_invariants=declared_invariants)
     check = cfg.get("check", {})
     invariants = list(check.get("invariants", []))
     result = {"file": path}
