@@ -30,18 +30,21 @@ def as_list(value):
     return [value] if isinstance(value, str) else list(value or [])
 
 
-def uses_builtin_strategy(path):
-    with open(path, "rb") as fh:
-        groups = tomllib.load(fh).get("groups", [])
-    return any(isinstance(g.get("strategy"), str) for g in groups)
-
-
 def check(path, declared_builtins=None, declared_invariants=None):
     with open(path, "rb") as fh:
         expect = tomllib.load(fh).get("expect", {})
     got = outbox_reference.run_file(str(path), declared_builtins,
                                     declared_invariants)
     problems = []
+    if declared_builtins or declared_invariants:
+        # Beyond the pinned numbers: everything the native run reports
+        # (counts, transitions, terminal states, depth, violations, traces).
+        native = outbox_reference.run_file(str(path))
+        for field in sorted(native):
+            if native[field] != got.get(field):
+                problems.append("declared run differs from the native one "
+                                "in %s: %s, native %s"
+                                % (field, got.get(field), native[field]))
     if got.get("not_enabled"):
         problems.append("pinned step not enabled: %s" % got["not_enabled"])
     broken = {n: v for n, v in got["violations"].items() if v != "holds"}

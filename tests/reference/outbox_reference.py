@@ -6,7 +6,11 @@ from model/TIME.md alone, without reading the C++ checker, so that its
 verdicts and unreduced state counts can be cross-checked.  Python 3.11+,
 standard library only.  A scenario without any duration is untimed and
 explored exactly as before (choices A1..A13); the timed extension follows
-TIME.md, with the choices T1.. below.
+TIME.md, with the choices T1.. below.  Declared strategies (strategy =
+{ file = "..." }), events' own attributes, declared tables, the
+idempotency-key window and the scenario's [[invariants]] expressions follow
+scenarios/strategies/LANGUAGE.md (parser: reference_language.py), with the
+choices L1.. at the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -188,6 +192,64 @@ T16. Refused (error): time.lease with switches.lease = false; clocks = "plain"
 T17. Initial clocks are all 0 (every row claimable from the start); all
      timed budgets and cells are carried in every state (constant in untimed
      scenarios, so untimed counts do not change).
+T18. A delayed copy whose attempts[g][e] an acknowledge (of another copy of
+     e) zeroed waits for d_0 = 0: its retry is enabled and due at once.
+     TIME.md defines d_k only for k >= 1.  (An earlier version read d_0 as
+     the last delay; with a one-delay schedule the two differ in the states
+     where the wait is not over.  Found by comparing small hand-made
+     scenarios with the checker; no bundled scenario pins it.)
+
+THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md)
+-------------------------------------------------------------------------------
+ L1. State: every group carries a tuple of its declared tables (in the order
+     of the strategy's [tables]), each a tuple of cells: one per event
+     (by = "event") or one per distinct value of the attribute among the
+     events, in event order.  Cells start at 0.  Built-in tables are the
+     fields of A1.  A built-in group carries no declared cells.
+ L2. Private data of an instance while midway: the tuple of the locals set
+     by step 1 and read by step 2 before any unguarded statement of step 2
+     sets them (a local step 2 sets before reading is step 2's own), in the
+     order step 2 first reads them, followed by the stop-handler flag when
+     step 1 contains `stop handler` and the handler has two steps.  0 when
+     not midway, as in A3; lost with crash_consumer / consumer_outage.  A
+     `stop handler` in step 1 leaves the carried locals as they were.
+     A `stop handler` in a one-step handler, or in step 2, is `stop`.
+ L3. Locals default to 0 / false in each step; integers carried to step 2
+     wrap to 16-bit signed.  Booleans and 0/1 are one value (Python's
+     False == 0), which is the same partition of states.
+ L4. idempotency_key_window = K (a duration of the scenario: it joins the
+     unit's gcd).  The provider has seen the key of e when sent[g][e] > 0.
+     key_age[g][e] exists when the group sets K: 0 while sent = 0; a
+     `call ... with_key` let through sets it to 0; tick ages it while
+     sent > 0, capped at K (plain clocks: uncapped).  A keyed call is
+     dropped when sent > 0 and (no window, or key_age < K); a dropped call
+     changes nothing.  key_age never waits (it ages only while something
+     else makes time pass, like window[e]).  A call without with_key is
+     always taken and does not touch key_age.  TIME.md does not describe
+     this cell; LANGUAGE.md only points at it.
+ L5. Group kind: the kind of the MODEL.md tables its handler names (reads
+     or writes); none: custom; two kinds: refused.  The built-in invariants
+     select groups by kind.  eventually_consumed for a declared group is the
+     built-in's rule for its kind: credit needs effects >= 1 and, when the
+     handler names inbox (and no retention), inbox = 1; notification needs
+     sent >= 1 and ledger = 1; custom is vacuous.  group.inbox = the handler
+     names inbox; group.retention = inbox_retention is set.
+ L6. B6 (per_attempt message ids) applies to the declared handlers' reads
+     of inbox and ledger (and to `x = insert` on them: always new); declared
+     tables are the scenario's own keys and are read as they are.
+ L7. Invariant expressions: a text attribute missing on an event reads as
+     no value (equal to nothing, an empty cell as index); a number attribute
+     missing reads 0.  `X == Y` between an event and a quoted name compares
+     the event.  Domains list the distinct attribute values in event order.
+     An invariant with `groups` holds when it holds for each matching group
+     (none: holds); without `groups` it is evaluated once and a table needs
+     GROUP.  A transition invariant's old(...) reads the source state; its
+     violation length is A9's.  Declared invariants are checked exactly where
+     the built-ins of the same kind are (A9, A12).
+ L8. check_pinned.py --declared-strategies / --declared-invariants replace
+     the nine built-in strategies by scenarios/strategies/NAME.toml and the
+     ten built-in invariants by scenarios/invariants/NAME.toml (Model's
+     declared_builtins / declared_invariants).
 """
 
 import json

@@ -35,10 +35,12 @@ choices L1..):
   - The stop-handler flag is kept only when step 1 contains `stop handler`
     and the handler has a step 2.  When step 1 stops the handler, the
     carried locals keep the values they had (they are not zeroed).
-  - Lenient parsing: the right side of `+=`, `-=`, `=`, `max =` is any
-    integer expression (LANGUAGE.md's `value` is a subset).  Type errors are
-    not reported as the checker does (the reference only needs to compute the
-    meaning of valid files); unknown tables, keys and names are errors.
+  - The right side of `+=`, `-=`, `=`, `max =` must be a `value`
+    ([-] integer | [-] event.ATTRIBUTE), as the grammar says.  Otherwise the
+    reference is lenient: type errors, the ranges of constants, the cell
+    bounds and the limits (8 tables, 64 cells, 8 locals, 24 bits) are not
+    checked as the checker does (the reference computes the meaning of valid
+    files); unknown tables, keys, names and missing attributes are errors.
 """
 
 import re
@@ -323,6 +325,14 @@ def action_exprs(action):
     return []
 
 
+def is_value(node):
+    """LANGUAGE.md's `value`: [-] integer | [-] event.ATTRIBUTE."""
+    if node[0] == "neg":
+        node = node[1]
+    return node[0] == "int" or (node[0] == "attr"
+                                and node[1] == ("name", "event"))
+
+
 def action_table(action):
     if action[0] in ("insert", "add", "assign", "max"):
         return action[1][0]
@@ -375,6 +385,12 @@ class Program:
         used, attrs = set(), set()
         for step in self.steps:
             for guard, action in step:
+                if action[0] in ("add", "assign", "max") and \
+                        not is_value(action[2]):
+                    raise LanguageError(
+                        "%s: %s is written with a constant or an event "
+                        "attribute, got %r" % (self.path, action[1][0],
+                                               action[2]))
                 t = action_table(action)
                 if t is not None:
                     used.add(t)
