@@ -225,7 +225,8 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      dropped when sent > 0 and (no window, or key_age < K); a dropped call
      changes nothing.  key_age never waits (it ages only while something
      else makes time pass, like window[e]).  A call without with_key is
-     always taken and does not touch key_age.  TIME.md does not describe
+     always taken and does not touch key_age.  A window on a group whose
+     handler makes no keyed call is refused.  TIME.md does not describe
      this cell; LANGUAGE.md only points at it.
  L5. Group kind: the kind of the MODEL.md tables its handler names (reads
      or writes); none: custom; two kinds: refused.  The built-in invariants
@@ -540,6 +541,12 @@ class Model:
         self.group_index = {grp["name"]: g for g, grp in enumerate(self.groups)}
         for grp in self.groups:
             prog = grp["prog"]
+            if grp["KW"] is not None and not (prog and any(
+                    a == ("call", True) for step in prog.steps
+                    for _, a in step)):
+                raise ValueError("group %s: idempotency_key_window needs a "
+                                 "`call sent[event] with_key` in its "
+                                 "handler" % grp["name"])
             if prog is None:
                 continue
             for a in sorted(prog.attrs):
