@@ -206,15 +206,17 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      (by = "event") or one per distinct value of the attribute among the
      events, in event order.  Cells start at 0.  Built-in tables are the
      fields of A1.  A built-in group carries no declared cells.
- L2. Private data of an instance while midway: the tuple of the locals set
-     by step 1 and read by step 2 before any unguarded statement of step 2
-     sets them (a local step 2 sets before reading is step 2's own), in the
-     order step 2 first reads them, followed by the stop-handler flag when
-     step 1 contains `stop handler` and the handler has two steps.  0 when
+ L2. Private data of an instance while midway (a handler has 1 to 4
+     steps; consume runs the first, each step action the next): the tuple
+     (next step, carried locals..., stop flag).  A local is carried when
+     some step reads it after an earlier step set it (LANGUAGE.md:
+     "a local read in a later step than one that sets it"); the stop flag
+     is there when a step before the last contains `stop handler`.  0 when
      not midway, as in A3; lost with crash_consumer / consumer_outage.  A
-     `stop handler` in step 1 leaves the carried locals as they were.
-     A `stop handler` in a one-step handler, or in step 2, is `stop`.
- L3. Locals default to 0 / false in each step; integers carried to step 2
+     stopped handler's later steps do nothing and keep the carried locals
+     as they were.  A `stop handler` in a one-step handler, or in the last
+     step, is `stop`.
+ L3. Locals default to 0 / false in each step; integers carried to a later step
      wrap to 16-bit signed.  Booleans and 0/1 are one value (Python's
      False == 0), which is the same partition of states.
  L4. idempotency_key_window = K (a duration of the scenario: it joins the
@@ -386,7 +388,7 @@ class Model:
                    "instances": int(g.get("instances", 1))}
             if prog:
                 grp["kind"], grp["has_inbox"] = prog.kind, prog.has_inbox
-                grp["two"] = len(prog.steps) == 2
+                grp["two"] = len(prog.steps) >= 2
             else:
                 grp["kind"], grp["has_inbox"] = builtin_kind(s), s in HAS_INBOX
                 grp["two"] = s in TWO_STEP
@@ -741,9 +743,11 @@ class Model:
         raise AssertionError(strat)
 
     def _second_of_two(self, s, g, e, priv):
+        """Runs the next step; returns the private data to keep while still
+        midway (a declared handler of more than two steps), else None."""
         if self.groups[g]["prog"] is not None:
-            self._run_declared(s, g, e, 1, priv)
-            return
+            kept = self._run_declared(s, g, e, priv[0], priv)
+            return kept if kept != 0 else None
         strat = self.groups[g]["strategy"]
         get = lambda f: s[f][g][e]
         put = lambda f, v: s.__setitem__(f, self._set2(s[f], g, e, v))
@@ -888,18 +892,22 @@ class Model:
                 ">": lambda: a > b, ">=": lambda: a >= b}[o]()
 
     def _run_declared(self, n, g, e, step, priv):
-        """Run step `step` (0 or 1) of group g's declared handler on
-        list-state n for event e.  Returns the private data to keep while
-        midway (after step 0 of a two-step handler), else 0."""
+        """Run step `step` of group g's declared handler on list-state n for
+        event e.  Returns the private data to keep while midway, a tuple
+        (next step, carried locals..., stop flag if any), after any step
+        but the last; else 0."""
         grp = self.groups[g]
         prog = grp["prog"]
         local = {}
         stopped = False
-        if step == 1:
-            for name, v in zip(prog.carried, priv):
+        last = step == len(prog.steps) - 1
+        if step >= 1:
+            for name, v in zip(prog.carried, priv[1:]):
                 local[name] = v
             if prog.stop_flag and priv[-1]:
-                return 0                   # step 1 stopped the handler
+                # An earlier step stopped the handler: this one does
+                # nothing, and the stop is carried to the next.
+                return 0 if last else (step + 1,) + tuple(priv[1:])
         value = lambda x: self._handler_value(x, n, g, e, local)
         for guard, action in prog.steps[step]:
             if guard is not None and not value(guard):
@@ -937,8 +945,8 @@ class Model:
             elif op == "max":
                 if v > cur:
                     self._write(n, g, table, idx, v)
-        if step == 0 and grp["two"]:
-            kept = []
+        if not last:
+            kept = [step + 1]
             for name in prog.carried:
                 v = local.get(name, 0)
                 if not isinstance(v, bool):      # 16-bit signed (L3)
@@ -1307,8 +1315,11 @@ class Model:
                 e = ev - 1
                 if ph == I_MIDWAY and g_up:
                     n = list(s)
-                    self._second_of_two(n, g, e, priv)
-                    self._set_inst(n, g, i, (I_HOLDING, ev, 0))
+                    kept = self._second_of_two(n, g, e, priv)
+                    if kept is None:
+                        self._set_inst(n, g, i, (I_HOLDING, ev, 0))
+                    else:
+                        self._set_inst(n, g, i, (I_MIDWAY, ev, kept))
                     self._inserted(n, s, g, e)
                     out.append(("step(%s)" % lbl, tuple(n), True))
                 if ph == I_HOLDING:

@@ -361,9 +361,9 @@ class Program:
         self.path = str(path)
         self.name = cfg["name"]
         steps = cfg.get("steps")
-        if not isinstance(steps, list) or not 1 <= len(steps) <= 2 \
+        if not isinstance(steps, list) or not 1 <= len(steps) <= 4 \
                 or any(not isinstance(s, list) or not s for s in steps):
-            raise LanguageError("%s: steps: 1 or 2 non-empty steps" % path)
+            raise LanguageError("%s: steps: 1 to 4 non-empty steps" % path)
         self.tables = {}
         for tname, spec in cfg.get("tables", {}).items():
             if tname in BUILTIN_TABLES or tname in KEYWORDS \
@@ -418,25 +418,27 @@ class Program:
                                 % (self.path, " and ".join(sorted(kinds))))
         self.kind = kinds.pop() if kinds else "custom"
         self.has_inbox = "inbox" in used
-        # The private in-flight data (reading chosen: see the docstring).
+        # The private in-flight data (reading chosen: see the docstring):
+        # a local is carried when a step reads it after an earlier step
+        # set it; the stop flag when a step before the last can stop the
+        # handler.
         self.carried = []
-        self.stop_flag = False
-        if len(self.steps) == 2:
-            set_in_1 = [sets_local(a) for _, a in self.steps[0]]
-            self.stop_flag = any(a == ("stop_handler",)
-                                 for _, a in self.steps[0])
-            own = set()
-            for guard, action in self.steps[1]:
+        self.stop_flag = len(self.steps) >= 2 and any(
+            a == ("stop_handler",)
+            for step in self.steps[:-1] for _, a in step)
+        first_set = {}
+        for k, step in enumerate(self.steps):
+            for guard, action in step:
                 exprs = ([guard] if guard else []) + action_exprs(action)
                 for e in exprs:
                     for node in walk(e):
-                        if node[0] == "name" and node[1] in set_in_1 \
-                                and node[1] not in own \
+                        if node[0] == "name" and node[1] in first_set \
+                                and first_set[node[1]] < k \
                                 and node[1] not in self.carried:
                             self.carried.append(node[1])
                 local = sets_local(action)
-                if local is not None and guard is None:
-                    own.add(local)
+                if local is not None and local not in first_set:
+                    first_set[local] = k
 
 
 def load_strategy(path):
