@@ -303,31 +303,15 @@ class Parser : public ExpressionParser {
     }
     const Group& g = config_.groups[static_cast<std::size_t>(group_)];
     const StrategyFamily f = FamilyOf(g);
-    bool v = false;
-    switch (it - std::begin(kGroupFacts)) {
-      case 0:
-        v = f == StrategyFamily::kCredit;
-        break;
-      case 1:
-        v = f == StrategyFamily::kNotification;
-        break;
-      case 2:
-        v = f == StrategyFamily::kProjection;
-        break;
-      case 3:
-        v = f == StrategyFamily::kCache;
-        break;
-      case 4:
-        v = f == StrategyFamily::kCustom;
-        break;
-      case 5:
-        v = HasInbox(g);
-        break;
-      default:
-        v = g.inbox_retention.has_value();
-        break;
-    }
-    return {Constant(v ? 1 : 0), ExprType::Bool()};
+    // In the order of kGroupFacts.
+    const bool facts[] = {
+        f == StrategyFamily::kCredit,     f == StrategyFamily::kNotification,
+        f == StrategyFamily::kProjection, f == StrategyFamily::kCache,
+        f == StrategyFamily::kCustom,     HasInbox(g),
+        g.inbox_retention.has_value()};
+    static_assert(std::size(kGroupFacts) == 7);
+    return {Constant(facts[it - std::begin(kGroupFacts)] ? 1 : 0),
+            ExprType::Bool()};
   }
 
   Typed EventAttributeRead(const ExprToken& name) {

@@ -332,7 +332,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
     case ActionKind::kRetry: {
       const GroupEventCells& c = s.group_events[a.group * events + a.event];
       if (c.parked != kDelayed) return Guard::kNotDelayed;
-      return c.park_age >= timing_.groups[a.group].delays[c.attempts - 1]
+      return c.park_age >= RetryDelay(a.group, c.attempts)
                  ? Guard::kEnabled
                  : Guard::kDelayRunning;
     }
@@ -480,7 +480,8 @@ bool OutboxModel::Waiting(const State& s) const {
       if (t.has_retention && c.inbox == 1 && c.inbox_age < t.cleanup_due) {
         return true;
       }
-      if (c.parked == kDelayed && c.park_age < t.delays[c.attempts - 1]) {
+      if (c.parked == kDelayed &&
+          c.park_age < RetryDelay(static_cast<int>(g), c.attempts)) {
         return true;
       }
       if (c.parked == kDeadLetter && c.park_age < t.park_cap) return true;
@@ -1044,8 +1045,7 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
           "its time is not up: {} of {} waited",
           FormatDuration(age * timing_.unit),
           guard == Guard::kDelayRunning
-              ? FormatDuration(timing_.groups[a.group].delays[c.attempts - 1] *
-                               timing_.unit)
+              ? FormatDuration(RetryDelay(a.group, c.attempts) * timing_.unit)
           : guard == Guard::kRedriveRunning
               ? FormatDuration(*config_.groups[a.group].dead_letter_redrive)
           : guard == Guard::kRetentionRunning

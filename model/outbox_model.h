@@ -140,6 +140,12 @@ class OutboxModel {
   void Tick(State& s) const;
   // ack_lost / crash_consumer: the delivery of `event` to `group` failed.
   void FailDelivery(State& s, int group, int event) const;
+  // The delay before a delayed copy's retry after `attempts` failed
+  // deliveries. 0 failures (an acknowledgement of another copy reset the
+  // count while this one was parked): no delay.
+  int RetryDelay(int group, int attempts) const {
+    return attempts == 0 ? 0 : timing_.groups[group].delays[attempts - 1];
+  }
   bool Parks(int group) const {
     return timing_.timed && timing_.groups[group].parks();
   }

@@ -189,7 +189,8 @@ void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {
       if (c.event == 0) continue;
       held[c.event - 1] += mix(2 + static_cast<std::uint64_t>(g),
                                static_cast<std::uint64_t>(c.phase) |
-                                   (static_cast<std::uint64_t>(c.memo) << 2));
+                                   (static_cast<std::uint64_t>(c.memo) << 2) |
+                                   (static_cast<std::uint64_t>(c.stage) << 40));
     }
   }
   for (int e = 0; e < events; ++e) {
@@ -310,6 +311,7 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
     for (int i = 0; i < k; ++i) {
       const InstanceCells& c = s.instances[first + i];
       const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 40) |
+                                (static_cast<std::uint64_t>(c.stage) << 37) |
                                 (event_ref(c.event) << 32) | c.memo;
       ikeys[i] = (key << kIndexBits) | static_cast<std::uint64_t>(i);
     }

@@ -29,4 +29,15 @@ Result<std::string> ReadFileText(const std::string& path) {
   return text;
 }
 
+Result<toml::table> ParseTomlText(std::string_view text,
+                                  const std::string& path) {
+  try {
+    return toml::parse(text, std::string_view(path));
+  } catch (const toml::parse_error& e) {
+    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
+                                     e.source().begin.line,
+                                     e.source().begin.column, e.description()));
+  }
+}
+
 }  // namespace oc

@@ -1159,17 +1159,9 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
   Scenario scenario;
   scenario.path = path;
   scenario.name = std::filesystem::path(path).stem().string();
-  // toml++ is built with exceptions (the Debian library exports only its
-  // throwing ABI); the parse error is turned into a value right here.
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(path));
-  } catch (const toml::parse_error& e) {
-    const SourcePosition at = PositionOf(e.source());
-    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
-                                     at.line, at.column, e.description()));
-  }
-  Status s = Reader(path, scenario).Read(root);
+  Result<toml::table> root = ParseTomlText(text, path);
+  if (!root.ok()) return root.status();
+  Status s = Reader(path, scenario).Read(root.value());
   if (!s.ok()) return s;
   return scenario;
 }
@@ -1177,14 +1169,9 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
 Result<InvariantExpression> ParseInvariantDefinition(std::string_view text,
                                                      const std::string& path,
                                                      const Config& config) {
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(path));
-  } catch (const toml::parse_error& e) {
-    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
-                                     e.source().begin.line,
-                                     e.source().begin.column, e.description()));
-  }
+  Result<toml::table> parsed = ParseTomlText(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = parsed.value();
   Scenario scenario;
   scenario.config = config;
   Reader reader(path, scenario);

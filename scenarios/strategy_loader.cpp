@@ -142,14 +142,9 @@ Status ReadTables(const toml::node& node, const std::string& path,
 Result<HandlerProgram> ParseStrategyFile(std::string_view text,
                                          const std::string& path,
                                          const std::string& written_as) {
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(path));
-  } catch (const toml::parse_error& e) {
-    return Status::Error(fmt::format("{}:{}:{}: invalid TOML: {}", path,
-                                     e.source().begin.line,
-                                     e.source().begin.column, e.description()));
-  }
+  Result<toml::table> parsed = ParseTomlText(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = parsed.value();
   for (const auto& [key, value] : root) {
     if (std::find(std::begin(kStrategyKeys), std::end(kStrategyKeys),
                   key.str()) != std::end(kStrategyKeys)) {

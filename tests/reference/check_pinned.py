@@ -6,7 +6,17 @@ The C++ checker is held to the same numbers by the CTest suite, so the two
 implementations of MODEL.md agree on verdicts, distinct-state counts and
 shortest-trace lengths whenever both pass.
 
-Usage: check_pinned.py SCENARIO_DIR   (exit 0 when all agree, 1 otherwise)
+Scenarios with declared strategies (strategy = { file = ... }) and their
+[[invariants]] expressions are checked like the others: the reference
+interprets scenarios/strategies/LANGUAGE.md (reference_language.py).
+
+Usage: check_pinned.py [OPTION] SCENARIO_DIR
+       (exit 0 when all agree, 1 otherwise)
+  --declared-strategies  every built-in strategy replaced by its declared
+                         definition, SCENARIO_DIR/strategies/NAME.toml
+  --declared-invariants  every built-in invariant replaced by its
+                         expression, SCENARIO_DIR/invariants/NAME.toml
+  --declared             both; the same pinned numbers are expected
 """
 import pathlib
 import sys
@@ -20,17 +30,21 @@ def as_list(value):
     return [value] if isinstance(value, str) else list(value or [])
 
 
-def declares_strategy(path):
-    with open(path, "rb") as fh:
-        groups = tomllib.load(fh).get("groups", [])
-    return any(isinstance(g.get("strategy"), dict) for g in groups)
-
-
-def check(path):
+def check(path, declared_builtins=None, declared_invariants=None):
     with open(path, "rb") as fh:
         expect = tomllib.load(fh).get("expect", {})
-    got = outbox_reference.run_file(str(path))
+    got = outbox_reference.run_file(str(path), declared_builtins,
+                                    declared_invariants)
     problems = []
+    if declared_builtins or declared_invariants:
+        # Beyond the pinned numbers: everything the native run reports
+        # (counts, transitions, terminal states, depth, violations, traces).
+        native = outbox_reference.run_file(str(path))
+        for field in sorted(native):
+            if native[field] != got.get(field):
+                problems.append("declared run differs from the native one "
+                                "in %s: %s, native %s"
+                                % (field, got.get(field), native[field]))
     if got.get("not_enabled"):
         problems.append("pinned step not enabled: %s" % got["not_enabled"])
     broken = {n: v for n, v in got["violations"].items() if v != "holds"}
@@ -49,21 +63,40 @@ def check(path):
 
 
 def main(argv):
+    # --declared: the cross-check of the handler language.  Every scenario
+    # runs again with the nine built-in strategies replaced by their
+    # declared definitions, SCENARIO_DIR/strategies/NAME.toml, and the ten
+    # built-in invariants by SCENARIO_DIR/invariants/NAME.toml, and must
+    # give the same pinned numbers.  --declared-strategies and
+    # --declared-invariants do one replacement each.
+    flags = {a for a in argv if a.startswith("--")}
+    argv = [a for a in argv if not a.startswith("--")]
+    unknown = flags - {"--declared", "--declared-strategies",
+                       "--declared-invariants"}
+    if unknown:
+        print("unknown option %s" % ", ".join(sorted(unknown)),
+              file=sys.stderr)
+        return 2
+    strategies = flags & {"--declared", "--declared-strategies"}
+    invariants = flags & {"--declared", "--declared-invariants"}
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = pathlib.Path(argv[0])
     # Benchmarks are far too large for the reference model. strategies/
-    # holds strategy files, not scenarios. Scenarios with a declared
-    # strategy (scenarios/consumers/) are skipped: this model implements
-    # only the nine built-ins; the C++ test "every built-in strategy's
-    # declared definition gives the native verdicts, counts and traces"
-    # ties the declared interpreter to the built-ins this model checks.
-    files = sorted(f for f in pathlib.Path(argv[0]).rglob("*.toml")
+    # holds strategy files, invariants/ invariant definitions, not
+    # scenarios.
+    files = sorted(f for f in root.rglob("*.toml")
                    if f.parent.name not in ("bench", "strategies", "invariants"))
-    skipped = [f for f in files if declares_strategy(f)]
-    files = [f for f in files if f not in skipped]
-    if skipped:
-        print("%d skipped (declared strategies)" % len(skipped))
+    builtins = root / "strategies" if strategies else None
+    definitions = root / "invariants" if invariants else None
+    if strategies:
+        print("built-in strategies replaced by %s/NAME.toml" % builtins)
+    if invariants:
+        print("built-in invariants replaced by %s/NAME.toml" % definitions)
     failed = 0
     for path in files:
-        problems = check(path)
+        problems = check(path, builtins, definitions)
         failed += bool(problems)
         for p in problems:
             print("%s: %s" % (path, p))

@@ -6,7 +6,11 @@ from model/TIME.md alone, without reading the C++ checker, so that its
 verdicts and unreduced state counts can be cross-checked.  Python 3.11+,
 standard library only.  A scenario without any duration is untimed and
 explored exactly as before (choices A1..A13); the timed extension follows
-TIME.md, with the choices T1.. below.
+TIME.md, with the choices T1.. below.  Declared strategies (strategy =
+{ file = "..." }), events' own attributes, declared tables, the
+idempotency-key window and the scenario's [[invariants]] expressions follow
+scenarios/strategies/LANGUAGE.md (parser: reference_language.py), with the
+choices L1.. at the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -203,6 +207,67 @@ T16. Refused (error): time.lease with switches.lease = false; clocks = "plain"
 T17. Initial clocks are all 0 (every row claimable from the start); all
      timed budgets and cells are carried in every state (constant in untimed
      scenarios, so untimed counts do not change).
+T18. A delayed copy whose attempts[g][e] an acknowledge (of another copy of
+     e) zeroed waits for d_0 = 0: its retry is enabled and due at once.
+     TIME.md defines d_k only for k >= 1.  (An earlier version read d_0 as
+     the last delay; with a one-delay schedule the two differ in the states
+     where the wait is not over.  Found by comparing small hand-made
+     scenarios with the checker; no bundled scenario pins it.)
+
+THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md)
+-------------------------------------------------------------------------------
+ L1. State: every group carries a tuple of its declared tables (in the order
+     of the strategy's [tables]), each a tuple of cells: one per event
+     (by = "event") or one per distinct value of the attribute among the
+     events, in event order.  Cells start at 0.  Built-in tables are the
+     fields of A1.  A built-in group carries no declared cells.
+ L2. Private data of an instance while midway (a handler has 1 to 4
+     steps; consume runs the first, each step action the next): the tuple
+     (next step, carried locals..., stop flag).  A local is carried when
+     some step reads it after an earlier step set it (LANGUAGE.md:
+     "a local read in a later step than one that sets it"); the stop flag
+     is there when a step before the last contains `stop handler`.  0 when
+     not midway, as in A3; lost with crash_consumer / consumer_outage.  A
+     stopped handler's later steps do nothing and keep the carried locals
+     as they were.  A `stop handler` in a one-step handler, or in the last
+     step, is `stop`.
+ L3. Locals default to 0 / false in each step; integers carried to a later step
+     wrap to 16-bit signed.  Booleans and 0/1 are one value (Python's
+     False == 0), which is the same partition of states.
+ L4. idempotency_key_window = K (a duration of the scenario: it joins the
+     unit's gcd).  The provider has seen the key of e when sent[g][e] > 0.
+     key_age[g][e] exists when the group sets K: 0 while sent = 0; a
+     `call ... with_key` let through sets it to 0; tick ages it while
+     sent > 0, capped at K (plain clocks: uncapped).  A keyed call is
+     dropped when sent > 0 and (no window, or key_age < K); a dropped call
+     changes nothing.  key_age never waits (it ages only while something
+     else makes time pass, like window[e]).  A call without with_key is
+     always taken and does not touch key_age.  A window on a group whose
+     handler makes no keyed call is refused.  TIME.md does not describe
+     this cell; LANGUAGE.md only points at it.
+ L5. Group kind: the kind of the MODEL.md tables its handler names (reads
+     or writes); none: custom; two kinds: refused.  The built-in invariants
+     select groups by kind.  eventually_consumed for a declared group is the
+     built-in's rule for its kind: credit needs effects >= 1 and, when the
+     handler names inbox (and no retention), inbox = 1; notification needs
+     sent >= 1 and ledger = 1; custom is vacuous.  group.inbox = the handler
+     names inbox; group.retention = inbox_retention is set.
+ L6. B6 (per_attempt message ids) applies to the declared handlers' reads
+     of inbox and ledger (and to `x = insert` on them: always new); declared
+     tables are the scenario's own keys and are read as they are.
+ L7. Invariant expressions: a text attribute missing on an event reads as
+     no value (equal to nothing, an empty cell as index); a number attribute
+     missing reads 0.  `X == Y` between an event and a quoted name compares
+     the event.  Domains list the distinct attribute values in event order.
+     An invariant with `groups` holds when it holds for each matching group
+     (none: holds); without `groups` it is evaluated once and a table needs
+     GROUP.  A transition invariant's old(...) reads the source state; its
+     violation length is A9's.  Declared invariants are checked exactly where
+     the built-ins of the same kind are (A9, A12).
+ L8. check_pinned.py --declared-strategies / --declared-invariants replace
+     the nine built-in strategies by scenarios/strategies/NAME.toml and the
+     ten built-in invariants by scenarios/invariants/NAME.toml (Model's
+     declared_builtins / declared_invariants).
 """
 
 import json
@@ -211,6 +276,9 @@ import re
 import sys
 import tomllib
 from collections import deque
+from pathlib import Path
+
+import reference_language as lang
 
 CREDIT = ("credit.naive", "credit.inbox", "credit.check_then_act",
           "credit.effect_then_inbox")
@@ -266,8 +334,11 @@ F_PENDING = 27    # per event: 1 while its source transaction is open
 F_LOGPOS = 28     # per event: place in the commit log (cdc, during_run)
 F_CURSOR = 29     # last_seen (sequence_cursor) or flushed offset (cdc)
 F_POS = 30        # cdc: how far the connector has read
-F_BEGUN = 31      # per event: age_sweeper, the dispatch has begun (B8)
-F_SCLOCK = 32     # per relay: age_sweeper, units since its send began
+# LANGUAGE.md (constant zeros unless the scenario uses the feature):
+F_DECL = 31       # per group: per declared table: per cell
+F_KEYAGE = 32     # per group: per event, age of the last keyed call let through
+F_BEGUN = 33      # per event: age_sweeper, the dispatch has begun (B8)
+F_SCLOCK = 34     # per relay: age_sweeper, units since its send began
 # parked
 PK_NONE, PK_DELAYED, PK_DEAD = 0, 1, 2
 
@@ -291,8 +362,19 @@ def parse_duration(text, where):
                for n, u in zip(m.groups(), "dhms") if n is not None)
 
 
+def builtin_kind(strategy):
+    return strategy.split(".")[0]
+
+
 class Model:
-    def __init__(self, cfg):
+    def __init__(self, cfg, base=".", declared_builtins=None,
+                 declared_invariants=None):
+        """base: the scenario's folder (strategy files are relative to it);
+        declared_builtins: a folder of strategy files that replace the nine
+        built-ins; declared_invariants: a folder of invariant files that
+        replace the ten built-in invariants (the cross-checks of
+        check_pinned.py --declared)."""
+        self.declared_invariants = declared_invariants
         relays = cfg["relays"]
         if isinstance(relays, int):
             self.relays = ["r%d" % (k + 1) for k in range(relays)]
@@ -310,11 +392,24 @@ class Model:
         self.groups = []
         for k, g in enumerate(cfg.get("groups", [])):
             s = g["strategy"]
-            if s not in STRATEGIES:
+            prog = None
+            if isinstance(s, dict):
+                prog = lang.load_strategy(Path(base) / s["file"])
+            elif s not in STRATEGIES:
                 raise ValueError("unknown strategy %r" % s)
-            self.groups.append({"name": g.get("name", "g%d" % (k + 1)),
-                                "strategy": s,
-                                "instances": int(g.get("instances", 1))})
+            elif declared_builtins is not None:
+                prog = lang.load_strategy(Path(declared_builtins)
+                                          / (s + ".toml"))
+            grp = {"name": g.get("name", "g%d" % (k + 1)),
+                   "strategy": prog.name if prog else s, "prog": prog,
+                   "instances": int(g.get("instances", 1))}
+            if prog:
+                grp["kind"], grp["has_inbox"] = prog.kind, prog.has_inbox
+                grp["two"] = len(prog.steps) >= 2
+            else:
+                grp["kind"], grp["has_inbox"] = builtin_kind(s), s in HAS_INBOX
+                grp["two"] = s in TWO_STEP
+            self.groups.append(grp)
         sw = cfg.get("switches", {})
         self.lease_on = bool(sw.get("lease", True))
         self.fencing = bool(sw.get("fencing", True))
@@ -341,7 +436,7 @@ class Model:
                        for ev in self.events]
         self.ev_version = [int(ev.get("version", 0)) for ev in self.events]
         for g in self.groups:
-            if g["strategy"] in PROJECTION + CACHE:
+            if g["kind"] in ("projection", "cache"):
                 if any(k is None for k in self.ev_key):
                     raise ValueError("group %s needs a key on every event"
                                      % g["name"])
@@ -349,6 +444,7 @@ class Model:
                                      len(self.groups))
         self.nK = len(self.keys)
         self._init_time(cfg)
+        self._init_language(cfg)
 
     # ------------------------------------------------------------------
     def _init_time(self, cfg):
@@ -384,7 +480,7 @@ class Model:
         if (self.dedup == "window") != (window_s is not None):
             raise ValueError("broker.window: required with, and only with, "
                              "broker.dedup = 'window'")
-        graw = []
+        graw, kws = [], []
         for k, g in enumerate(cfg.get("groups", [])):
             w = "groups[%d]." % (k + 1)
             t = dur(g, "inbox_retention", w + "inbox_retention")
@@ -400,7 +496,9 @@ class Model:
                 raw.extend(ds)
             dr = dur(g, "dead_letter_redrive", w + "dead_letter_redrive")
             dt = dur(g, "dead_letter_retention", w + "dead_letter_retention")
-            if t is not None and g["strategy"] not in HAS_INBOX:
+            kws.append(dur(g, "idempotency_key_window",
+                           w + "idempotency_key_window"))
+            if t is not None and not self.groups[k]["has_inbox"]:
                 raise ValueError(w + "inbox_retention: only for credit "
                                  "strategies with an inbox")
             if i is not None and t is None:
@@ -445,6 +543,8 @@ class Model:
         self.has_now = self.horizon is not None or self.plain
         self.W = u(window_s)
         self.Oc, self.Od = u(oc_s), u(od_s)
+        for grp, kw in zip(self.groups, kws):
+            grp["KW"] = u(kw)                     # None: keys kept forever
         for grp, (t, i, ds, dr, dt) in zip(self.groups, graw):
             grp["T"] = u(t)                       # None: no retention
             grp["I"] = max(u(i) or 0, 1)          # I': 1 when unset (T8)
@@ -458,6 +558,84 @@ class Model:
                                                   if x is not None], default=0)
             grp["dead_wait"] = max([x for x in (grp["D"], r1)
                                     if x is not None], default=0)
+
+    # ------------------------------------------------------------------
+    def _init_language(self, cfg):
+        """LANGUAGE.md: events' own attributes, declared tables, the
+        scenario's [[invariants]]."""
+        self.num_attrs = {"version", "amount"}
+        for ev in self.events:
+            for a, v in ev.items():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    self.num_attrs.add(a)
+        self.group_index = {grp["name"]: g for g, grp in enumerate(self.groups)}
+        for grp in self.groups:
+            prog = grp["prog"]
+            if grp["KW"] is not None and not (prog and any(
+                    a == ("call", True) for step in prog.steps
+                    for _, a in step)):
+                raise ValueError("group %s: idempotency_key_window needs a "
+                                 "`call sent[event] with_key` in its "
+                                 "handler" % grp["name"])
+            if prog is None:
+                continue
+            for a in sorted(prog.attrs):
+                for ev in self.events:
+                    if a not in ev:
+                        raise ValueError(
+                            "group %s: strategy %s needs '%s' on every "
+                            "event; event %s has none"
+                            % (grp["name"], prog.name, a, ev["name"]))
+            grp["cell_of"] = {}
+            for t in prog.table_names:
+                cells = self._cells(grp, t)
+                grp["cell_of"][t] = {c: k for k, c in enumerate(cells)}
+        self.decl_invs = {}
+        for k, table in enumerate(cfg.get("invariants", []), start=1):
+            inv = lang.compile_invariant(table, k)
+            if inv.name in SAFETY + TRANSITION + AT_REST or \
+                    inv.name in self.decl_invs:
+                raise ValueError("invariants[%d].name: %r is taken"
+                                 % (k, inv.name))
+            inv.group_ids = None if inv.groups is None else \
+                self._matching_groups(inv.groups, k)
+            self.decl_invs[inv.name] = inv
+        if self.declared_invariants is not None:
+            for name in SAFETY + TRANSITION + AT_REST:
+                with open(Path(self.declared_invariants) / (name + ".toml"),
+                          "rb") as fh:
+                    inv = lang.compile_invariant(tomllib.load(fh), 0)
+                inv.group_ids = None if inv.groups is None else \
+                    self._matching_groups(inv.groups, 0)
+                self.decl_invs[name] = inv     # replaces the built-in
+
+    def _matching_groups(self, specs, k):
+        out = []
+        for spec in specs:
+            if spec == "all":
+                out += range(self.nG)
+            elif spec in lang.KINDS:
+                out += self._groups_of(spec)
+            elif spec in self.group_index:
+                out.append(self.group_index[spec])
+            else:
+                raise ValueError("invariants[%d].groups: unknown %r"
+                                 % (k, spec))
+        return sorted(set(out))
+
+    def attr_values(self, attr):
+        """The values of an attribute among the events, in event order."""
+        out = []
+        for ev in self.events:
+            if attr in ev and ev[attr] not in out:
+                out.append(ev[attr])
+        return out
+
+    def _cells(self, grp, table):
+        by = grp["prog"].tables[table]["by"]
+        if by == "event":
+            return list(range(self.nE))
+        return self.attr_values(by)
 
     # ------------------------------------------------------------------
     def initial(self):
@@ -478,6 +656,10 @@ class Model:
             (self.co0, self.do0),
             (1 if self.during_run else 0,) * E,
             (0,) * E, 0, 0,
+            tuple(tuple((0,) * len(self._cells(grp, t)) for t in
+                        grp["prog"].table_names) if grp["prog"] else ()
+                  for grp in self.groups),
+            (z,) * G,
             (0,) * E, (0,) * self.nR,
         )
 
@@ -542,6 +724,8 @@ class Model:
     def _step(self, s, g, e, first):
         """Run the strategy's step on list-state s for group g, event e.
         Returns (done, private)."""
+        if self.groups[g]["prog"] is not None:
+            return True, self._run_declared(s, g, e, 0, 0)
         strat = self.groups[g]["strategy"]
         get = lambda f: s[f][g][e]
         put = lambda f, v: s.__setitem__(f, self._set2(s[f], g, e, v))
@@ -566,6 +750,8 @@ class Model:
         raise AssertionError(strat)
 
     def _first_of_two(self, s, g, e):
+        if self.groups[g]["prog"] is not None:
+            return self._run_declared(s, g, e, 0, 0)
         strat = self.groups[g]["strategy"]
         get = lambda f: s[f][g][e]
         put = lambda f, v: s.__setitem__(f, self._set2(s[f], g, e, v))
@@ -586,6 +772,11 @@ class Model:
         raise AssertionError(strat)
 
     def _second_of_two(self, s, g, e, priv):
+        """Runs the next step; returns the private data to keep while still
+        midway (a declared handler of more than two steps), else None."""
+        if self.groups[g]["prog"] is not None:
+            kept = self._run_declared(s, g, e, priv[0], priv)
+            return kept if kept != 0 else None
         strat = self.groups[g]["strategy"]
         get = lambda f: s[f][g][e]
         put = lambda f, v: s.__setitem__(f, self._set2(s[f], g, e, v))
@@ -602,6 +793,297 @@ class Model:
             put(F_LEDGER, 1)
         else:
             raise AssertionError(strat)
+
+    # --- declared strategies (LANGUAGE.md) -----------------------------
+    def _event_ref(self, v):
+        """An event value: ('ev', index) or a quoted event name."""
+        if isinstance(v, tuple) and v[0] == "ev":
+            return v[1]
+        if isinstance(v, str):
+            for e, ev in enumerate(self.events):
+                if ev["name"] == v:
+                    return e
+            raise ValueError("no event named %r" % v)
+        raise ValueError("%r is not an event" % (v,))
+
+    def _cell(self, g, table, idx):
+        """Where TABLE[idx] of group g lives: (field, position) for the
+        tables of MODEL.md, ("decl", table number, cell) for a declared
+        one; None for an empty cell (an index no event has)."""
+        if table in lang.BUILTIN_TABLES or table == "ready":
+            by = "event" if table == "ready" else lang.BUILTIN_TABLES[table][0]
+            field = {"effects": F_EFFECTS, "inbox": F_INBOX,
+                     "ledger": F_LEDGER, "sent": F_SENT, "ready": F_READY,
+                     "version": F_VERSION, "cache": F_CACHE}[table]
+            if by == "event":
+                return field, self._event_ref(idx)
+            if idx not in self.keys:
+                return None
+            return field, self.keys.index(idx)
+        grp = self.groups[g]
+        prog = grp["prog"]
+        if prog is None or table not in prog.tables:
+            raise ValueError("unknown table %r of group %r"
+                             % (table, grp["name"]))
+        if prog.tables[table]["by"] == "event":
+            cell = self._event_ref(idx)
+        else:
+            cell = grp["cell_of"][table].get(idx)
+            if cell is None:
+                return None
+        return "decl", prog.table_names.index(table), cell
+
+    def _table_kind(self, g, table):
+        """'bool' or 'int': how a cell reads."""
+        if table == "ready":
+            return "int"
+        if table in lang.BUILTIN_TABLES:
+            return lang.BUILTIN_TABLES[table][1]
+        kind = self.groups[g]["prog"].tables[table]["kind"]
+        return "bool" if kind == "row" else "int"
+
+    def _read(self, s, g, table, idx):
+        where = self._cell(g, table, idx)
+        boolean = self._table_kind(g, table) == "bool"
+        if where is None:
+            return False if boolean else 0
+        if where[0] == "decl":
+            v = s[F_DECL][g][where[1]][where[2]]
+        else:
+            v = s[where[0]][g][where[1]]
+        return v == 1 if boolean else v
+
+    def _write(self, n, g, table, idx, value):
+        where = self._cell(g, table, idx)
+        if where is None:
+            raise ValueError("no cell %s[%r]" % (table, idx))
+        value = int(value)
+        if where[0] == "decl":
+            _, t, c = where
+            grp_tables = list(n[F_DECL][g])
+            grp_tables[t] = self._set(grp_tables[t], c, value)
+            n[F_DECL] = self._set(n[F_DECL], g, tuple(grp_tables))
+        else:
+            n[where[0]] = self._set2(n[where[0]], g, where[1], value)
+
+    def _attr(self, e, attr):
+        ev = self.events[e]
+        if attr in self.num_attrs:
+            return int(ev.get(attr, 0))
+        return ev.get(attr)
+
+    def _handler_value(self, node, n, g, e, local):
+        """An expression of a handler, for event e of group g."""
+        op = node[0]
+        if op in ("int", "bool", "str"):
+            return node[1]
+        if op == "name":
+            if node[1] == "event":
+                return ("ev", e)
+            if node[1] == "key":
+                return self.events[e].get("key")
+            return local.get(node[1], 0)
+        if op == "attr":
+            if node[1] != ("name", "event"):
+                raise ValueError("only event.ATTRIBUTE in a handler")
+            return self._attr(e, node[2])
+        if op == "index":
+            if node[1] is not None:
+                raise ValueError("a handler reads its own group's tables")
+            idx = self._handler_value(node[3], n, g, e, local)
+            if self.per_attempt and node[2] in ("inbox", "ledger"):
+                return False       # B6: a message the table has never seen
+            return self._read(n, g, node[2], idx)
+        sub = lambda x: self._handler_value(x, n, g, e, local)
+        return self._operator(node, sub)
+
+    def _operator(self, node, sub):
+        """neg, not and the binary operators, over sub(child)."""
+        op = node[0]
+        if op == "neg":
+            return -sub(node[1])
+        if op == "not":
+            return not sub(node[1])
+        if op != "bin":
+            raise ValueError("unknown expression %r" % (node,))
+        o = node[1]
+        if o == "and":
+            return bool(sub(node[2])) and bool(sub(node[3]))
+        if o == "or":
+            return bool(sub(node[2])) or bool(sub(node[3]))
+        a, b = sub(node[2]), sub(node[3])
+        if o in ("==", "!="):
+            if isinstance(a, tuple) != isinstance(b, tuple):
+                a, b = (("ev", self._event_ref(a)), ("ev", self._event_ref(b)))
+            return (a == b) == (o == "==")
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                "<": lambda: a < b, "<=": lambda: a <= b,
+                ">": lambda: a > b, ">=": lambda: a >= b}[o]()
+
+    def _run_declared(self, n, g, e, step, priv):
+        """Run step `step` of group g's declared handler on list-state n for
+        event e.  Returns the private data to keep while midway, a tuple
+        (next step, carried locals..., stop flag if any), after any step
+        but the last; else 0."""
+        grp = self.groups[g]
+        prog = grp["prog"]
+        local = {}
+        stopped = False
+        last = step == len(prog.steps) - 1
+        if step >= 1:
+            for name, v in zip(prog.carried, priv[1:]):
+                local[name] = v
+            if prog.stop_flag and priv[-1]:
+                # An earlier step stopped the handler: this one does
+                # nothing, and the stop is carried to the next.
+                return 0 if last else (step + 1,) + tuple(priv[1:])
+        value = lambda x: self._handler_value(x, n, g, e, local)
+        for guard, action in prog.steps[step]:
+            if guard is not None and not value(guard):
+                continue
+            op = action[0]
+            if op in ("stop", "stop_handler"):
+                stopped = op == "stop_handler"
+                break
+            if op == "set":
+                local[action[1]] = value(action[2])
+                continue
+            if op == "call":
+                if self._keyed_call_dropped(n, g, e, action[1]):
+                    continue
+                self._write(n, g, "sent", ("ev", e), n[F_SENT][g][e] + 1)
+                if action[1] and grp["KW"] is not None:
+                    n[F_KEYAGE] = self._set2(n[F_KEYAGE], g, e, 0)
+                continue
+            table, idx_expr = action[1]
+            idx = value(idx_expr)
+            if op == "insert":
+                was = self._read(n, g, table, idx)
+                if self.per_attempt and table in ("inbox", "ledger"):
+                    was = False            # B6
+                self._write(n, g, table, idx, 1)
+                if action[2] is not None:
+                    local[action[2]] = not was
+                continue
+            cur = self._read(n, g, table, idx)
+            v = value(action[2])
+            if op == "add":
+                self._write(n, g, table, idx, cur + action[3] * v)
+            elif op == "assign":
+                self._write(n, g, table, idx, v)
+            elif op == "max":
+                if v > cur:
+                    self._write(n, g, table, idx, v)
+        if not last:
+            kept = [step + 1]
+            for name in prog.carried:
+                v = local.get(name, 0)
+                if not isinstance(v, bool):      # 16-bit signed (L3)
+                    v = (int(v) + 32768) % 65536 - 32768
+                kept.append(int(v))
+            if prog.stop_flag:
+                kept.append(int(stopped))
+            return tuple(kept)
+        return 0
+
+    def _keyed_call_dropped(self, s, g, e, with_key):
+        """The provider drops a keyed call whose key it has seen, while the
+        last call it let through is younger than the group's window (L4)."""
+        if not with_key or s[F_SENT][g][e] == 0:
+            return False
+        kw = self.groups[g]["KW"]
+        return kw is None or s[F_KEYAGE][g][e] < kw
+
+    # --- invariant expressions (LANGUAGE.md) ---------------------------
+    def _inv_value(self, node, s, old, g, binds):
+        op = node[0]
+        if op in ("int", "bool", "str"):
+            return node[1]
+        if op == "name":
+            if node[1] in binds:
+                return binds[node[1]]
+            raise ValueError("unknown name %r" % node[1])
+        if op == "attr":
+            base = self._inv_value(node[1], s, old, g, binds)
+            return self._attr(self._event_ref(base), node[2])
+        if op == "fact":
+            if g is None:
+                raise ValueError("group.%s needs `groups`" % node[1])
+            grp = self.groups[g]
+            if node[1] == "inbox":
+                return grp["has_inbox"]
+            if node[1] == "retention":
+                return grp.get("T") is not None
+            return grp["kind"] == node[1]
+        if op == "old":
+            if old is None:
+                raise ValueError("old(...) outside a transition")
+            return self._inv_value(node[1], old, None, g, binds)
+        if op == "index":
+            _, gname, table, idx_expr = node
+            idx = self._inv_value(idx_expr, s, old, g, binds)
+            if gname is None and table in lang.COLUMNS:
+                col = {"published": F_PUB, "token": F_TOKEN,
+                       "completed_token": F_CTOK, "offered": F_OFFERED}[table]
+                v = s[col][self._event_ref(idx)]
+                return v == 1 if lang.COLUMNS[table] == "bool" else v
+            if gname is not None:
+                if gname not in self.group_index:
+                    raise ValueError("unknown group %r" % gname)
+                tg = self.group_index[gname]
+            elif g is None:
+                raise ValueError("%s[...] needs GROUP. or `groups`" % table)
+            else:
+                tg = g
+            return self._read(s, tg, table, idx)
+        if op == "agg":
+            _, agg, domain, where, body = node
+            if domain == "events":
+                var, members = "event", [("ev", e) for e in range(self.nE)]
+            elif domain.endswith("s"):
+                var = domain[:-1]
+                members = self.attr_values(var)
+            else:
+                raise ValueError("unknown domain %r" % domain)
+            vals = []
+            for m in members:
+                b = dict(binds)
+                b[var] = m
+                if where is not None and \
+                        not self._inv_value(where, s, old, g, b):
+                    continue
+                vals.append(True if body is None else
+                            self._inv_value(body, s, old, g, b))
+            if agg == "all":
+                return all(vals)
+            if agg == "any":
+                return any(vals)
+            if agg == "count":
+                return sum(1 for v in vals if v)
+            if agg == "sum":
+                return sum(vals)
+            return max(vals, default=0)
+        sub = lambda x: self._inv_value(x, s, old, g, binds)
+        return self._operator(node, sub)
+
+    def _declared_ok(self, name, s, old=None):
+        inv = self.decl_invs[name]
+        groups = [None] if inv.group_ids is None else inv.group_ids
+        return all(self._inv_value(inv.expr, s, old, g, {}) is True
+                   for g in groups)
+
+    def kind_of(self, name):
+        if name in self.decl_invs:
+            return self.decl_invs[name].kind
+        if name in SAFETY:
+            return "safety"
+        if name in TRANSITION:
+            return "transition"
+        if name in AT_REST:
+            return "at_rest"
+        if name in self.decl_invs:
+            return self.decl_invs[name].kind
+        raise ValueError("unknown invariant %r" % name)
 
     def _set_inst(self, s, g, i, val):
         s[F_INST] = self._set2(s[F_INST], g, i, val)
@@ -649,6 +1131,12 @@ class Model:
             n[F_ATTEMPTS] = self._set2(n[F_ATTEMPTS], g, e, ns + 1)
         return True
 
+    @staticmethod
+    def _retry_delay(grp, attempts):
+        """d_k for k = attempts of a delayed copy; d_0 = 0 (T18): an
+        acknowledge of another copy zeroed attempts while this one waits."""
+        return grp["delays"][attempts - 1] if attempts > 0 else 0
+
     def _lease_cap(self, s, e):
         """The constant clock[e] is compared with in its present phase."""
         if self.lease_on and s[F_LEASE][e] == L_ACTIVE:
@@ -673,7 +1161,7 @@ class Model:
                 for e in range(self.nE):
                     pk = s[F_PARKED][g][e]
                     if pk == PK_DELAYED:
-                        d = grp["delays"][s[F_ATTEMPTS][g][e] - 1]
+                        d = self._retry_delay(grp, s[F_ATTEMPTS][g][e])
                         if s[F_PAGE][g][e] < d:
                             return True
                     elif pk == PK_DEAD:
@@ -717,6 +1205,11 @@ class Model:
                 page[g] = tuple(up(a, cap) if s[F_PARKED][g][e] != PK_NONE
                                 else a for e, a in enumerate(s[F_PAGE][g]))
         n[F_IAGE], n[F_PAGE] = tuple(iage), tuple(page)
+        n[F_KEYAGE] = tuple(
+            tuple(up(a, grp["KW"]) if s[F_SENT][g][e] > 0 else a
+                  for e, a in enumerate(s[F_KEYAGE][g]))
+            if grp["KW"] is not None else s[F_KEYAGE][g]
+            for g, grp in enumerate(self.groups))
         n[F_DOWN] = tuple(max(0, d - 1) for d in s[F_DOWN])
         n[F_DBDOWN] = max(0, s[F_DBDOWN] - 1)
         if self.has_now:
@@ -862,7 +1355,7 @@ class Model:
                                     tuple(n), free))
         for g, grp in enumerate(self.groups):
             gname = grp["name"]
-            two = grp["strategy"] in TWO_STEP
+            two = grp["two"]
             g_up = s[F_DOWN][g] == 0
             for i in range(grp["instances"]):
                 ph, ev, priv = s[F_INST][g][i]
@@ -888,8 +1381,11 @@ class Model:
                 e = ev - 1
                 if ph == I_MIDWAY and g_up:
                     n = list(s)
-                    self._second_of_two(n, g, e, priv)
-                    self._set_inst(n, g, i, (I_HOLDING, ev, 0))
+                    kept = self._second_of_two(n, g, e, priv)
+                    if kept is None:
+                        self._set_inst(n, g, i, (I_HOLDING, ev, 0))
+                    else:
+                        self._set_inst(n, g, i, (I_MIDWAY, ev, kept))
                     self._inserted(n, s, g, e)
                     out.append(("step(%s)" % lbl, tuple(n), True))
                 if ph == I_HOLDING:
@@ -924,7 +1420,7 @@ class Model:
                 pk = s[F_PARKED][g][e] if grp["park"] else PK_NONE
                 age = s[F_PAGE][g][e]
                 if pk == PK_DELAYED and \
-                        age >= grp["delays"][s[F_ATTEMPTS][g][e] - 1]:
+                        age >= self._retry_delay(grp, s[F_ATTEMPTS][g][e]):
                     n = list(s)
                     n[F_READY] = self._set2(s[F_READY], g, e,
                                             s[F_READY][g][e] + 1)
@@ -1014,53 +1510,59 @@ class Model:
                 and n[F_INBOX][g][e] == 1:
             n[F_IAGE] = self._set2(n[F_IAGE], g, e, 0)
     # ------------------------------------------------------------------
-    def _groups_of(self, kinds):
-        return [g for g, grp in enumerate(self.groups) if grp["strategy"] in kinds]
+    def _groups_of(self, kind):
+        return [g for g, grp in enumerate(self.groups) if grp["kind"] == kind]
 
     def safety_ok(self, name, s):
+        if name in self.decl_invs:
+            return self._declared_ok(name, s)
         E = self.nE
         if name == "effect_at_most_once":
             return all(s[F_EFFECTS][g][e] <= 1
-                       for g in self._groups_of(CREDIT) for e in range(E))
+                       for g in self._groups_of("credit") for e in range(E))
         if name == "stale_completion_rejected":
             return all(s[F_PUB][e] == 0 or s[F_CTOK][e] == s[F_TOKEN][e]
                        for e in range(E))
         if name == "notify_at_most_once":
             return all(s[F_SENT][g][e] <= 1
-                       for g in self._groups_of(NOTIFICATION) for e in range(E))
+                       for g in self._groups_of("notification") for e in range(E))
         if name == "offered_at_most_once":
             return all(s[F_OFFERED][e] <= 1 for e in range(E))
         raise ValueError(name)
 
     def transition_ok(self, name, s, n):
+        if name in self.decl_invs:
+            return self._declared_ok(name, n, s)
         if name == "projection_monotonic":
             return all(n[F_VERSION][g][k] >= s[F_VERSION][g][k]
-                       for g in self._groups_of(PROJECTION)
+                       for g in self._groups_of("projection")
                        for k in range(self.nK))
         raise ValueError(name)
 
     def at_rest_ok(self, name, s):
+        if name in self.decl_invs:
+            return self._declared_ok(name, s)
         E = self.nE
         if name == "eventually_offered":
             return all(s[F_PUB][e] == 1 and s[F_OFFERED][e] >= 1
                        for e in range(E))
         if name == "eventually_consumed":
             for g, grp in enumerate(self.groups):
-                st = grp["strategy"]
+                kind = grp["kind"]
                 for e in range(E):
-                    if st in CREDIT:
+                    if kind == "credit":
                         if s[F_EFFECTS][g][e] < 1:
                             return False
-                        if st in HAS_INBOX and grp.get("T") is None \
+                        if grp["has_inbox"] and grp.get("T") is None \
                                 and s[F_INBOX][g][e] != 1:   # T11
                             return False
-                    elif st in NOTIFICATION:
+                    elif kind == "notification":
                         if s[F_SENT][g][e] < 1 or s[F_LEDGER][g][e] != 1:
                             return False
-                    elif st in PROJECTION:
+                    elif kind == "projection":
                         if s[F_VERSION][g][self.ev_key[e]] < self.ev_version[e]:
                             return False
-                    elif st in CACHE:
+                    elif kind == "cache":
                         if s[F_CACHE][g][self.ev_key[e]] != FRESH:
                             return False
             return True
@@ -1072,14 +1574,14 @@ class Model:
                     best[k] = max(best.get(k, self.ev_version[e]),
                                   self.ev_version[e])
             return all(s[F_VERSION][g][k] == v
-                       for g in self._groups_of(PROJECTION)
+                       for g in self._groups_of("projection")
                        for k, v in best.items())
         if name == "notify_at_least_once":
             return all(s[F_SENT][g][e] >= 1
-                       for g in self._groups_of(NOTIFICATION) for e in range(E))
+                       for g in self._groups_of("notification") for e in range(E))
         if name == "cache_consistent":
             return all(s[F_CACHE][g][k] == FRESH
-                       for g in self._groups_of(CACHE) for k in range(self.nK))
+                       for g in self._groups_of("cache") for k in range(self.nK))
         raise ValueError(name)
 
 
@@ -1092,12 +1594,10 @@ def explore(model, invariants):
     depth = [0]
     transitions = terminal = dead_ends = 0
     first = {}     # invariant -> (length, state_id, extra_action or None)
-    safety = [i for i in invariants if i in SAFETY]
-    trans = [i for i in invariants if i in TRANSITION]
-    rest = [i for i in invariants if i in AT_REST]
-    for i in invariants:
-        if i not in SAFETY + TRANSITION + AT_REST:
-            raise ValueError("unknown invariant %r" % i)
+    kinds = {i: model.kind_of(i) for i in invariants}
+    safety = [i for i in invariants if kinds[i] == "safety"]
+    trans = [i for i in invariants if kinds[i] == "transition"]
+    rest = [i for i in invariants if kinds[i] == "at_rest"]
     for name in safety:
         if not model.safety_ok(name, s0):
             first[name] = (0, 0, None)
@@ -1157,7 +1657,7 @@ def replay(model, invariants, order):
     s = model.initial()
     broke = {}
     for name in invariants:
-        if name in SAFETY and not model.safety_ok(name, s):
+        if model.kind_of(name) == "safety" and not model.safety_ok(name, s):
             broke[name] = 0
     not_enabled = None
     steps = 0
@@ -1171,16 +1671,17 @@ def replay(model, invariants, order):
         for name in invariants:
             if name in broke:
                 continue
-            if name in SAFETY and not model.safety_ok(name, n):
+            kind = model.kind_of(name)
+            if kind == "safety" and not model.safety_ok(name, n):
                 broke[name] = k
-            if name in TRANSITION and not model.transition_ok(name, s, n):
+            if kind == "transition" and not model.transition_ok(name, s, n):
                 broke[name] = k
         s = n
         steps = k
     final_terminal = (not model.successors(s)) and not model.dead_end(s)
     if final_terminal and not_enabled is None:
         for name in invariants:
-            if name in AT_REST and name not in broke \
+            if model.kind_of(name) == "at_rest" and name not in broke \
                     and not model.at_rest_ok(name, s):
                 broke[name] = steps
     return {"mode": "order", "steps": steps, "not_enabled": not_enabled,
@@ -1188,10 +1689,15 @@ def replay(model, invariants, order):
             "violations": {n: broke.get(n, "holds") for n in invariants}}
 
 
-def run_file(path):
+def run_file(path, declared_builtins=None, declared_invariants=None):
+    """declared_builtins / declared_invariants: folders of strategy files
+    and invariant files replacing the built-ins (None: the built-ins as
+    this module implements them)."""
     with open(path, "rb") as fh:
         cfg = tomllib.load(fh)
-    model = Model(cfg)
+    model = Model(cfg, base=Path(path).parent,
+                  declared_builtins=declared_builtins,
+                  declared_invariants=declared_invariants)
     check = cfg.get("check", {})
     invariants = list(check.get("invariants", []))
     result = {"file": path}

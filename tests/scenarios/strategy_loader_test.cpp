@@ -347,6 +347,23 @@ TEST_CASE("declared tables: rows per event and numbers per attribute value") {
   CHECK(user == std::vector<std::int16_t>{1, 1, 15});
 }
 
+TEST_CASE("declared numbers are set, set if greater and subtracted") {
+  const HandlerProgram p = CompileWithTables(
+      "last = { kind = \"number\", by = \"order\" }\n"
+      "top = { kind = \"number\", by = \"order\" }\n"
+      "left = { kind = \"number\", by = \"sku\" }\n",
+      "  [\"last[event.order] = event.seq\", \"top[event.order] max = "
+      "event.seq\", \"left[event.sku] -= 2\", \"left[event.sku] += -1\"],");
+  REQUIRE(p.number_attributes == std::vector<std::string>{"seq"});
+  // Tables in name order: last (cell 0), left (cell 1), top (cell 2).
+  std::vector<std::int16_t> user(3, 0);
+  GroupEventCells c;
+  RunUser(p, 0, c, user, {0, 1, 2}, {5}, 0);
+  CHECK(user == std::vector<std::int16_t>{5, -3, 5});
+  RunUser(p, 0, c, user, {0, 1, 2}, {3}, 0);  // an older event arrives late
+  CHECK(user == std::vector<std::int16_t>{3, -6, 5});
+}
+
 TEST_CASE("integer locals carry a column's value from step 1 to step 2") {
   const HandlerProgram p = CompileWithTables(
       "stock = { kind = \"number\", by = \"sku\" }\n",
