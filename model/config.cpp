@@ -161,16 +161,6 @@ Status CheckRelayStyle(const Config& config) {
     }
   }
   if (config.message_id == MessageIdentity::kPerAttempt) {
-    // The fresh id reaches the inbox and ledger lookups of the built-in
-    // strategies; a declared strategy's reads know no message id.
-    for (std::size_t g = 0; g < config.groups.size(); ++g) {
-      if (config.groups[g].strategy == Strategy::kDeclared) {
-        return Status::Error(fmt::format(
-            "groups[{}].strategy: relay.message_id 'per_attempt' is modelled "
-            "for the built-in strategies only; group '{}' uses a declared one",
-            g + 1, config.groups[g].name));
-      }
-    }
     for (const auto& [field, value] :
          {std::pair<std::string_view, int>{"lost_consumer_acks",
                                            b.lost_consumer_acks},

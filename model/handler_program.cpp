@@ -667,9 +667,9 @@ struct StepContext {
       case HandlerTable::kEffects:
         return c.event_cells->effects;
       case HandlerTable::kInbox:
-        return c.event_cells->inbox;
+        return c.fresh_id ? 0 : c.event_cells->inbox;
       case HandlerTable::kLedger:
-        return c.event_cells->ledger;
+        return c.fresh_id ? 0 : c.event_cells->ledger;
       case HandlerTable::kSent:
         return c.event_cells->sent;
       case HandlerTable::kVersion:
@@ -740,7 +740,8 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
                 st.table == HandlerTable::kInbox    ? c.event_cells->inbox
                 : st.table == HandlerTable::kLedger ? c.event_cells->ledger
                                                     : c.key_cells->fresh;
-            inserted = row == 0;
+            inserted =
+                row == 0 || (c.fresh_id && st.table != HandlerTable::kCache);
             row = 1;
           }
           if (st.local >= 0) locals[st.local] = inserted ? 1 : 0;

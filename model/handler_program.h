@@ -153,6 +153,9 @@ struct HandlerCells {
   // forever): a keyed call is dropped while the last one let through is
   // younger (event_cells->key_age < key_window).
   int key_window = 0;
+  // relay.message_id = "per_attempt": every copy is a message the inbox and
+  // the ledger (keyed by message id) have never seen.
+  bool fresh_id = false;
 };
 
 // Runs step `step` of `p` as one transaction.

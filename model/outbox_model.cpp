@@ -621,7 +621,8 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
           HandlerCells{&cells, key_cells, s.user.data(), user_slots_[at].data(),
                        numbers_[at].data(), &inst.memo,
                        step + 1 == static_cast<int>(program.steps.size()),
-                       timing_.timed ? timing_.groups[group].key_window : 0});
+                       timing_.timed ? timing_.groups[group].key_window : 0,
+                       fresh_id});
       break;
     }
   }
