@@ -277,22 +277,24 @@ std::vector<std::string> TimingAssumptions(const Config& c) {
   }
   for (const Group& g : c.groups) {
     if (!g.idempotency_key_window) continue;
-    const std::string what =
-        fmt::format("idempotency key window of {}", g.name);
+    const std::string what = "its idempotency key window";
     Seconds scheduled = 0;
     for (Seconds d : g.redelivery) scheduled += d;
+    // The provider takes a keyed call again once its key is as old as the
+    // window (not only older), so the delay is the left side: at equality
+    // the call is taken.
     if (!g.redelivery.empty()) {
-      compare(what, *g.idempotency_key_window, "the first redelivery delay",
-              g.redelivery.front(),
+      compare("the first redelivery delay of " + g.name, g.redelivery.front(),
+              what, *g.idempotency_key_window,
+              "a redelivered call finds its key",
               "a redelivered call can outlive its key: the provider takes it "
-              "again",
-              "a redelivered call finds its key");
+              "again");
     }
     if (g.dead_letter_redrive) {
-      compare(what, *g.idempotency_key_window, "dead-letter redrive",
-              scheduled + *g.dead_letter_redrive,
-              "a redriven call can outlive its key",
-              "a redriven call finds its key");
+      compare("the dead-letter redrive of " + g.name,
+              scheduled + *g.dead_letter_redrive, what,
+              *g.idempotency_key_window, "a redriven call finds its key",
+              "a redriven call can outlive its key");
     }
   }
   for (const Group& g : c.groups) {

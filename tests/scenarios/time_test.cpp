@@ -82,6 +82,33 @@ std::vector<std::string> TimedPresets() {
   return files;
 }
 
+TEST_CASE(
+    "the key window's timing line says a call at the window's age is "
+    "taken again") {
+  Config c;
+  c.relays = {"A"};
+  Event e;
+  e.name = "e1";
+  c.events = {e};
+  Group g;
+  g.name = "mailer";
+  g.redelivery = {7200};
+  c.groups = {g};
+  auto line = [&](Seconds window) {
+    c.groups[0].idempotency_key_window = window;
+    return TimingAssumptions(c).back();
+  };
+  // A key kept 2h is gone when a 2h redelivery calls again (the verdict of
+  // the pinned email scenarios at 1h and 3h, and of a 2h window, agrees).
+  CHECK(line(7200) ==
+        "the first redelivery delay of mailer 2h >= its idempotency key "
+        "window 2h: a redelivered call can outlive its key: the provider "
+        "takes it again");
+  CHECK(line(10800) ==
+        "the first redelivery delay of mailer 2h < its idempotency key "
+        "window 3h: a redelivered call finds its key");
+}
+
 }  // namespace
 
 TEST_CASE("durations read and print in s, m, h and d") {
