@@ -106,6 +106,12 @@ std::string SummarySection(const ScenarioResult& r) {
         fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
                     Esc(name), result, Esc(how));
   }
+  for (const std::string& name : r.scenario.unchecked) {
+    out += fmt::format(
+        "<tr><td><code>{}</code></td><td><span class=\"badge warn\">not "
+        "checked</span></td><td>declared with check = false</td></tr>\n",
+        Esc(name));
+  }
   out += "</tbody>\n</table>\n</div>\n</div>\n";
   if (!r.timing.empty()) {
     out += "<h3>Timing assumptions</h3>\n<ul class=\"plain\">\n";

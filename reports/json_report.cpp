@@ -276,6 +276,7 @@ void WriteScenario(JsonWriter& w, const Scenario& s) {
   w.Key("path").String(s.path);
   w.Key("description").String(s.description);
   w.Key("invariants").Strings(s.invariants);
+  w.Key("unchecked").Strings(s.unchecked);
   w.Key("search").String(s.order.empty() ? "exhaustive" : "pinned");
   w.Key("stop_at_first_violation").Bool(s.stop_at_first_violation);
   w.Key("must_fire").Strings(s.must_fire);

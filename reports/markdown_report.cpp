@@ -263,6 +263,13 @@ void AppendSummary(const ScenarioResult& result, std::string& out) {
   row("Outcome", "**" + MarkdownText(OutcomeText(result.outcome)) + "**");
   row("Broke", list(broke_code));
   row(held_label, list(held_code));
+  if (!scenario.unchecked.empty()) {
+    std::vector<std::string> unchecked_code;
+    for (const std::string& name : scenario.unchecked) {
+      unchecked_code.push_back(MarkdownCode(name));
+    }
+    row("Not checked (check = false)", list(unchecked_code));
+  }
   row("Scope", MarkdownText(BoundsText(result)));
   out += "\n";
   if (!result.mismatches.empty()) {

@@ -77,6 +77,10 @@ std::string FormatResult(const ScenarioResult& result,
     out += fmt::format("  reduction: {}\n", ReductionText(e));
   }
   out += fmt::format("  checked:   {}\n", fmt::join(scenario.invariants, ", "));
+  if (!scenario.unchecked.empty()) {
+    out += fmt::format("  unchecked: {} (check = false)\n",
+                       fmt::join(scenario.unchecked, ", "));
+  }
   out += fmt::format("  bounds:    {}\n", BoundsText(result));
   std::vector<std::string> fired;
   std::vector<std::string> never;

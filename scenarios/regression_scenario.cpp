@@ -28,6 +28,7 @@ Result<Scenario> RegressionScenario(const ScenarioResult& result,
                            .string();
   }
   s.invariants = original.invariants;
+  s.unchecked = original.unchecked;
   s.expressions = original.expressions;
   s.must_fire = {};
   for (const Action& a : violation.trace.actions) {

@@ -57,7 +57,14 @@ struct Scenario {
   std::string name;         // `name`, or the file's stem
   std::string description;  // optional prose
   Config config;
-  std::vector<std::string> invariants;  // names, in file order, no repeats
+  // The invariants checked, no repeats: those check.invariants lists, in
+  // its order, then every invariant declared in [[invariants]] that it does
+  // not list, in declaration order (a declared invariant is checked unless
+  // its block says `check = false`).
+  std::vector<std::string> invariants;
+  // Declared invariants whose block says `check = false`, in declaration
+  // order: not checked, and every report says so.
+  std::vector<std::string> unchecked;
   // Stop at the shortest violation of any invariant instead of finding the
   // shortest violation of each.
   bool stop_at_first_violation = false;
@@ -69,8 +76,8 @@ struct Scenario {
   // Non-empty: replay exactly this order instead of exploring.
   std::vector<PinnedStep> order;
   Expectation expect;
-  // Invariants declared in the file ([[invariants]]), in file order; their
-  // names may be listed in `invariants` like the built-in ones.
+  // Invariants declared in the file ([[invariants]]), in file order; each
+  // is in `invariants` or in `unchecked`.
   std::vector<InvariantExpression> expressions;
 };
 

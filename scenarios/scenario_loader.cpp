@@ -38,7 +38,7 @@ constexpr std::string_view kRelayKeys[] = {"style", "message_id", "min_age",
 constexpr std::string_view kSourceKeys[] = {"commits"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
 constexpr std::string_view kExpressionKeys[] = {"name", "kind", "groups",
-                                                "holds"};
+                                                "holds", "check"};
 constexpr std::string_view kDefinitionKeys[] = {"name", "description", "kind",
                                                 "groups", "holds"};
 constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
@@ -785,12 +785,17 @@ class Reader {
     Result<const toml::table*> table = Table(root, "check");
     if (!table.ok()) return table.status();
     if (table.value() == nullptr) {
-      return Error({}, "check.invariants",
-                   "missing; expected a non-empty array of invariant names");
+      if (Status s = AddDeclaredInvariants(); !s.ok()) return s;
+      if (out_.invariants.empty()) {
+        return Error({}, "check.invariants",
+                     "missing; expected a non-empty array of invariant names");
+      }
+      return Status::Ok();
     }
     const toml::table& t = *table.value();
     Status s = CheckKeys(t, "check", kCheckKeys);
     if (s.ok()) s = ReadInvariants(t);
+    if (s.ok()) s = AddDeclaredInvariants();
     if (s.ok()) {
       s = OptionalBoolean(t, "check", "stop_at_first_violation",
                           out_.stop_at_first_violation);
@@ -832,9 +837,30 @@ class Reader {
     return Status::Ok();
   }
 
+  // Every invariant declared in [[invariants]] is checked, listed in
+  // check.invariants or not, unless its block says `check = false`: a
+  // declaration that is silently skipped would let a broken consumer pass.
+  // The unlisted ones come after the listed ones, in declaration order.
+  Status AddDeclaredInvariants() {
+    for (const InvariantExpression& x : out_.expressions) {
+      const bool skipped =
+          std::find(out_.unchecked.begin(), out_.unchecked.end(), x.name) !=
+          out_.unchecked.end();
+      const bool listed =
+          std::find(out_.invariants.begin(), out_.invariants.end(), x.name) !=
+          out_.invariants.end();
+      if (!skipped && !listed) out_.invariants.push_back(x.name);
+    }
+    return Status::Ok();
+  }
+
   Status ReadInvariants(const toml::table& check) {
+    // With declared invariants to check, check.invariants may be left out.
+    const bool declared_checked =
+        out_.expressions.size() > out_.unchecked.size();
     const toml::node* node = check.get("invariants");
     if (node == nullptr) {
+      if (declared_checked) return Status::Ok();
       return Error(PositionOf(check.source()), "check.invariants",
                    "missing; expected a non-empty array of invariant names");
     }
@@ -843,12 +869,15 @@ class Reader {
       return TypeError(*node, "check.invariants",
                        "an array of invariant names");
     }
-    if (array->empty()) {
+    if (array->empty() && !declared_checked) {
       return Error(*node, "check.invariants",
                    "empty; name at least one invariant to check");
     }
     std::vector<std::string_view> known;
     for (const Invariant& inv : AllInvariants()) known.push_back(inv.name);
+    for (const InvariantExpression& x : out_.expressions) {
+      known.push_back(x.name);
+    }
     for (std::size_t i = 0; i < array->size(); ++i) {
       const toml::node& element = *array->get(i);
       const std::string field = Indexed("check.invariants", i);
@@ -859,13 +888,21 @@ class Reader {
           out_.expressions.begin(), out_.expressions.end(),
           [&](const InvariantExpression& x) { return x.name == name; });
       if (invariant == nullptr && !declared) {
-        const std::string suggestion = SuggestInvariant(name);
-        const std::string hint =
-            suggestion.empty()
-                ? fmt::format("invariants are {}", fmt::join(known, ", "))
-                : fmt::format("did you mean '{}'?", suggestion);
+        // The scenario's own invariants are candidates too.
+        std::string hint = DidYouMean(name, known);
+        if (hint.empty()) {
+          hint = fmt::format("; invariants are {}", fmt::join(known, ", "));
+        }
         return Error(element, field,
-                     fmt::format("unknown invariant '{}'; {}", name, hint));
+                     fmt::format("unknown invariant '{}'{}", name, hint));
+      }
+      if (std::find(out_.unchecked.begin(), out_.unchecked.end(), name) !=
+          out_.unchecked.end()) {
+        return Error(element, field,
+                     fmt::format("'{}' is listed, but its [[invariants]] "
+                                 "block says check = false; remove one of "
+                                 "the two",
+                                 name));
       }
       if (std::find(out_.invariants.begin(), out_.invariants.end(), name) !=
           out_.invariants.end()) {
@@ -902,6 +939,10 @@ class Reader {
       InvariantExpression x;
       s = ReadExpression(*table, field, /*builtin_name=*/false, x);
       if (!s.ok()) return s;
+      bool checked = true;
+      s = OptionalBoolean(*table, field, "check", checked);
+      if (!s.ok()) return s;
+      if (!checked) out_.unchecked.push_back(x.name);
       for (const InvariantExpression& other : out_.expressions) {
         if (other.name == x.name) {
           return Error(*table->get("name"), Dotted(field, "name"),
@@ -1129,6 +1170,13 @@ class Reader {
     if (!node.is_string()) return TypeError(node, field, "a string");
     const std::string& name = node.as_string()->get();
     const std::vector<std::string>& checked = out_.invariants;
+    if (std::find(out_.unchecked.begin(), out_.unchecked.end(), name) !=
+        out_.unchecked.end()) {
+      return Error(node, field,
+                   fmt::format("'{}' is declared with check = false, so it "
+                               "is not checked",
+                               name));
+    }
     if (std::find(checked.begin(), checked.end(), name) == checked.end()) {
       std::vector<std::string_view> names(checked.begin(), checked.end());
       std::string hint = DidYouMean(name, names);

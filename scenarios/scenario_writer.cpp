@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -247,6 +248,10 @@ std::string FormatScenario(const Scenario& scenario) {
       out += fmt::format("groups = [{}]\n", fmt::join(quoted, ", "));
     }
     out += fmt::format("holds = {}\n", Quote(x.text));
+    if (std::find(scenario.unchecked.begin(), scenario.unchecked.end(),
+                  x.name) != scenario.unchecked.end()) {
+      out += "check = false\n";
+    }
   }
   return out;
 }

@@ -1,0 +1,162 @@
+// Which invariants a scenario checks: every invariant declared in
+// [[invariants]] is checked whether check.invariants lists it or not,
+// unless its block says `check = false`, and every output says which were
+// not checked.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+
+#include "reports/text_report.h"
+#include "scenarios/scenario_check.h"
+#include "scenarios/scenario_loader.h"
+#include "scenarios/scenario_writer.h"
+
+namespace oc {
+namespace {
+
+const std::string kPath = "scenarios/x.toml";
+
+// A naive credit consumer behind two relays and one premature expiry: the
+// lease-expiry-after-send order credits the event twice, which the
+// declared `credited_once` sees.
+const std::string kNaive =
+    "relays = 2\nevents = 1\n"
+    "[[groups]]\nname = \"billing\"\nstrategy = \"credit.naive\"\n"
+    "[faults]\npremature_expiries = 1\n";
+
+const std::string kCreditedOnce =
+    "[[invariants]]\nname = \"credited_once\"\n"
+    "holds = \"all(events, billing.effects[event] <= 1)\"\n";
+
+Result<Scenario> Parse(std::string_view text) {
+  return ParseScenario(text, kPath);
+}
+
+std::string ErrorOf(std::string_view text) {
+  const Result<Scenario> r = Parse(text);
+  return r.ok() ? std::string("(loaded)") : r.status().message();
+}
+
+ScenarioResult Check(std::string_view text) {
+  Result<Scenario> s = Parse(text);
+  REQUIRE_MESSAGE(s.ok(), s.status().message());
+  CheckOptions options;
+  options.threads = 1;
+  Result<ScenarioResult> r = CheckScenario(s.value(), options);
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+TEST_CASE(
+    "a declared invariant that check.invariants does not list is "
+    "still checked") {
+  // The consumer is broken; before, an unlisted declaration was skipped
+  // and this scenario passed with "holds".
+  const ScenarioResult r =
+      Check(kNaive + "[check]\ninvariants = [\"eventually_offered\"]\n" +
+            "[expect]\nverdict = \"holds\"\n" + kCreditedOnce);
+  CHECK(r.scenario.invariants ==
+        std::vector<std::string>{"eventually_offered", "credited_once"});
+  CHECK(r.ViolatedInvariants() == std::vector<std::string>{"credited_once"});
+  CHECK(r.outcome == Outcome::kUnexpected);
+}
+
+TEST_CASE(
+    "listed invariants keep their order and unlisted declared ones "
+    "follow in declaration order") {
+  const Scenario s =
+      Parse(kNaive +
+            "[check]\ninvariants = [\"second\", \"effect_at_most_once\"]\n" +
+            "[expect]\nverdict = \"holds\"\n" + kCreditedOnce +
+            "[[invariants]]\nname = \"second\"\nholds = \"true\"\n" +
+            "[[invariants]]\nname = \"third\"\nholds = \"true\"\n")
+          .value();
+  CHECK(s.invariants == std::vector<std::string>{"second",
+                                                 "effect_at_most_once",
+                                                 "credited_once", "third"});
+  CHECK(s.unchecked.empty());
+}
+
+TEST_CASE(
+    "[check] may be left out when declared invariants say what to "
+    "check") {
+  const ScenarioResult r = Check(kNaive +
+                                 "[expect]\nverdict = \"violated\"\nviolated = "
+                                 "\"credited_once\"\n" +
+                                 kCreditedOnce);
+  CHECK(r.scenario.invariants == std::vector<std::string>{"credited_once"});
+  CHECK(r.outcome == Outcome::kAsExpected);
+  CHECK(r.exploration.violations.front().trace.length() ==
+        8);  // the lease-expiry-after-send order
+}
+
+TEST_CASE(
+    "check = false keeps a declaration unchecked, and the text report "
+    "says so") {
+  const ScenarioResult r = Check(
+      kNaive + "[check]\ninvariants = [\"eventually_offered\"]\n" +
+      "[expect]\nverdict = \"holds\"\n" + kCreditedOnce + "check = false\n");
+  CHECK(r.scenario.invariants ==
+        std::vector<std::string>{"eventually_offered"});
+  CHECK(r.scenario.unchecked == std::vector<std::string>{"credited_once"});
+  CHECK(r.outcome == Outcome::kAsExpected);
+  const std::string text = reports::FormatResult(r, {});
+  CHECK(text.find("  checked:   eventually_offered\n") != std::string::npos);
+  CHECK(text.find("  unchecked: credited_once (check = false)\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("check = false survives the round trip through the writer") {
+  const Scenario s =
+      Parse(kNaive + "[check]\ninvariants = [\"eventually_offered\"]\n" +
+            "[expect]\nverdict = \"holds\"\n" + kCreditedOnce +
+            "check = false\n")
+          .value();
+  const Scenario again = Parse(FormatScenario(s)).value();
+  CHECK(again.invariants == s.invariants);
+  CHECK(again.unchecked == s.unchecked);
+  CHECK(FormatScenario(again) == FormatScenario(s));
+}
+
+TEST_CASE("errors about checked and unchecked declared invariants") {
+  const std::string expect = "[expect]\nverdict = \"holds\"\n";
+  // Listed and switched off at once.
+  CHECK(ErrorOf(kNaive + "[check]\ninvariants = [\"credited_once\"]\n" +
+                expect + kCreditedOnce + "check = false\n") ==
+        "scenarios/x.toml:9:15: check.invariants[1]: 'credited_once' is "
+        "listed, but its [[invariants]] block says check = false; remove one "
+        "of the two");
+  // Nothing left to check.
+  CHECK(ErrorOf(kNaive + expect + kCreditedOnce + "check = false\n") ==
+        "scenarios/x.toml: check.invariants: missing; expected a non-empty "
+        "array of invariant names");
+  // Expected violated, but not checked.
+  CHECK(ErrorOf(kNaive + "[check]\ninvariants = [\"eventually_offered\"]\n" +
+                "[expect]\nverdict = \"violated\"\nviolated = "
+                "\"credited_once\"\n" +
+                kCreditedOnce + "check = false\n") ==
+        "scenarios/x.toml:12:12: expect.violated: 'credited_once' is declared "
+        "with check = false, so it is not checked");
+  // Not a boolean.
+  CHECK(ErrorOf(kNaive + expect + kCreditedOnce + "check = \"no\"\n") ==
+        "scenarios/x.toml:13:9: invariants[1].check: expected a boolean, got "
+        "a string");
+}
+
+TEST_CASE("an unknown invariant's hint includes the scenario's own") {
+  CHECK(ErrorOf(kNaive + "[check]\ninvariants = [\"credited_onse\"]\n" +
+                "[expect]\nverdict = \"holds\"\n" + kCreditedOnce) ==
+        "scenarios/x.toml:9:15: check.invariants[1]: unknown invariant "
+        "'credited_onse'; did you mean 'credited_once'?");
+  const std::string far =
+      ErrorOf(kNaive + "[check]\ninvariants = [\"zzz\"]\n" +
+              "[expect]\nverdict = \"holds\"\n" + kCreditedOnce);
+  CHECK(far.find("unknown invariant 'zzz'; invariants are ") !=
+        std::string::npos);
+  CHECK(far.find(", credited_once") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace oc
