@@ -8,6 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "reports/html_report.h"
+#include "reports/json_report.h"
+#include "reports/markdown_report.h"
 #include "reports/text_report.h"
 #include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
@@ -105,6 +108,16 @@ TEST_CASE(
   const std::string text = reports::FormatResult(r, {});
   CHECK(text.find("  checked:   eventually_offered\n") != std::string::npos);
   CHECK(text.find("  unchecked: credited_once (check = false)\n") !=
+        std::string::npos);
+  // The other formats say it too.
+  CHECK(reports::MarkdownReport(r, {}).find(
+            "| Not checked (check = false) | `credited_once` |") !=
+        std::string::npos);
+  CHECK(reports::HtmlReport(r, {}).find(
+            "<tr><td><code>credited_once</code></td><td><span class=\"badge "
+            "warn\">not checked</span>") != std::string::npos);
+  CHECK(reports::JsonReport(r, {}).find(
+            "\"unchecked\": [\n      \"credited_once\"\n    ]") !=
         std::string::npos);
 }
 
