@@ -128,13 +128,46 @@ class Parser : public ExpressionParser {
   }
 
   std::optional<ExprDomain> Domain(std::string_view word) override {
-    if (word == "events") return ExprDomain{0, "event", ExprType::Text(0)};
+    if (word == "events") {
+      return ExprDomain{0, static_cast<int>(config_.events.size()), "event",
+                        ExprType::Text(0)};
+    }
     if (word.size() < 2 || word.back() != 's') return std::nullopt;
     const std::string_view attribute = word.substr(0, word.size() - 1);
     if (!KnownText(attribute)) return std::nullopt;
     const int d = AttributeDomain(attribute);
-    return ExprDomain{d, std::string(attribute), ExprType::Text(d)};
+    return ExprDomain{d, out_.domain_sizes[static_cast<std::size_t>(d)],
+                      std::string(attribute), ExprType::Text(d)};
   }
+  ExprRange LeafRange(const ExprNode& n) const override {
+    if (n.op == kVar) {
+      return {-1, out_.domain_sizes[n.a]};
+    }
+    if (n.op == kEventText) {
+      return {-1, out_.domain_sizes[n.a]};
+    }
+    if (n.op == kEventNumber) {
+      const std::vector<std::int64_t>& of = out_.number_of[n.a];
+      if (of.empty()) return {0, 0};
+      return {*std::min_element(of.begin(), of.end()),
+              *std::max_element(of.begin(), of.end())};
+    }
+    // A cell: its storage decides.
+    switch (n.a) {
+      case kPublished:
+      case kInbox:
+      case kLedger:
+      case kCache:
+        return {0, 1};
+      case kVersion:
+        return {0, UINT16_MAX};
+      case kUserCell:
+        return {INT16_MIN, INT16_MAX};
+      default:
+        return {0, UINT8_MAX};
+    }
+  }
+
   std::string DomainWords() const override {
     std::vector<std::string> words = {"events", "keys"};
     for (const Event& e : config_.events) {
@@ -246,7 +279,7 @@ class Parser : public ExpressionParser {
       Expect(")", "to close 'old('");
       ExprNode n;
       n.op = ExprOp::kOld;
-      n.lhs = static_cast<std::int16_t>(x.first);
+      n.lhs = x.first;
       return {Push(n), x.second};
     }
     if (IsPunct("(")) {
@@ -327,10 +360,9 @@ class Parser : public ExpressionParser {
       auto it = std::find(out_.numbers.begin(), out_.numbers.end(), attribute);
       if (it == out_.numbers.end()) {
         out_.numbers.emplace_back(attribute);
-        std::vector<std::int32_t> of;
+        std::vector<std::int64_t> of;
         for (const Event& e : config_.events) {
-          of.push_back(static_cast<std::int32_t>(
-              NumberAttribute(e, attribute).value_or(0)));
+          of.push_back(NumberAttribute(e, attribute).value_or(0));
         }
         out_.number_of.push_back(std::move(of));
         it = out_.numbers.end() - 1;
@@ -474,7 +506,7 @@ class Parser : public ExpressionParser {
                   out_.attributes[static_cast<std::size_t>(domain - 1)],
                   out_.attributes[static_cast<std::size_t>(domain - 1)]));
     Expect("]", "to close the index");
-    n.lhs = static_cast<std::int16_t>(index.first);
+    n.lhs = index.first;
     return {Push(n), boolean ? ExprType::Bool() : ExprType::Int()};
   }
 
@@ -500,7 +532,7 @@ struct Context {
   const State* before;
   int binding[kMaxDomains] = {-1, -1, -1, -1, -1, -1, -1, -1};
 
-  int Leaf(const ExprNode& n) {
+  std::int64_t Leaf(const ExprNode& n) {
     if (n.op == kVar) return binding[n.a];
     if (n.op == kEventText) {
       return x.text_of[static_cast<std::size_t>(n.a - 1)]
@@ -509,7 +541,7 @@ struct Context {
     if (n.op == kEventNumber) {
       return x.number_of[n.a][static_cast<std::size_t>(binding[0])];
     }
-    const int index = Evaluate(x.nodes, n.lhs, *this);
+    const std::int64_t index = Evaluate(x.nodes, n.lhs, *this);
     if (index < 0) return 0;  // an event without the attribute
     const State& s = *now;
     const auto i = static_cast<std::size_t>(index);

@@ -52,7 +52,7 @@ struct InvariantExpression {
   std::vector<std::vector<std::int16_t>> text_of;
   // Per number attribute read (numbers[n]), per event: its value.
   std::vector<std::string> numbers;
-  std::vector<std::vector<std::int32_t>> number_of;
+  std::vector<std::vector<std::int64_t>> number_of;
   bool operator==(const InvariantExpression&) const = default;
 
   // REQUIRES: compiled against model.config(); kind is kSafety or kAtRest.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <cctype>
 #include <charconv>
 
@@ -104,8 +105,127 @@ void ExpressionParser::Expect(std::string_view punct, std::string_view where) {
   Next();
 }
 
-int ExpressionParser::Push(const ExprNode& n) {
+namespace {
+
+// Exact bounds of one operation, in 128 bits.
+using Wide = __int128;
+
+std::string WideText(Wide v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  std::string digits;
+  while (v != 0) {
+    const int d = static_cast<int>(v % 10);
+    digits.push_back(static_cast<char>('0' + (d < 0 ? -d : d)));
+    v /= 10;
+  }
+  if (negative) digits.push_back('-');
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+}  // namespace
+
+ExpressionParser::Nest::Nest(ExpressionParser& p) : parser(p) {
+  if (++parser.nesting_ > kMaxExpressionNesting) {
+    --parser.nesting_;
+    throw ExprFailure{
+        parser.Peek().offset,
+        fmt::format("nested more than {} levels deep (parentheses, 'not', "
+                    "'-' and aggregates); split the expression",
+                    kMaxExpressionNesting)};
+  }
+}
+
+int ExpressionParser::Push(const ExprNode& n, int offset) {
+  const auto range = [&](int child) {
+    return child < 0 ? ExprRange{} : ranges_[static_cast<std::size_t>(child)];
+  };
+  const ExprRange l = range(n.lhs);
+  const ExprRange r = range(n.rhs);
+  Wide lo = 0;
+  Wide hi = 1;  // comparisons, connectives, booleans
+  std::string_view word;
+  switch (n.op) {
+    case ExprOp::kConst:
+      lo = hi = n.value;
+      break;
+    case ExprOp::kAdd:
+      lo = Wide{l.lo} + r.lo;
+      hi = Wide{l.hi} + r.hi;
+      word = "+";
+      break;
+    case ExprOp::kSub:
+      lo = Wide{l.lo} - r.hi;
+      hi = Wide{l.hi} - r.lo;
+      word = "-";
+      break;
+    case ExprOp::kMul: {
+      const Wide p[] = {Wide{l.lo} * r.lo, Wide{l.lo} * r.hi, Wide{l.hi} * r.lo,
+                        Wide{l.hi} * r.hi};
+      lo = *std::min_element(std::begin(p), std::end(p));
+      hi = *std::max_element(std::begin(p), std::end(p));
+      word = "*";
+      break;
+    }
+    case ExprOp::kNeg:
+      lo = -Wide{l.hi};
+      hi = -Wide{l.lo};
+      word = "-";
+      break;
+    case ExprOp::kOld:
+      lo = l.lo;
+      hi = l.hi;
+      break;
+    case ExprOp::kAggregate:
+      assert(false && "aggregates are pushed by PushRanged");
+      break;
+    default:
+      if (n.op >= ExprOp::kLeaf) {
+        const ExprRange leaf = LeafRange(n);
+        lo = leaf.lo;
+        hi = leaf.hi;
+      }
+      break;
+  }
+  if (lo < INT64_MIN || hi > INT64_MAX) {
+    throw ExprFailure{
+        offset >= 0 ? offset : Peek().offset,
+        fmt::format("'{}' here can reach {}, beyond the 64-bit integers "
+                    "expressions compute with",
+                    word, WideText(lo < INT64_MIN ? lo : hi))};
+  }
+  return PushRanged(
+      n, {static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)},
+      offset);
+}
+
+int ExpressionParser::PushRanged(const ExprNode& n, ExprRange range,
+                                 int offset) {
+  const int at = offset >= 0 ? offset : Peek().offset;
+  if (nodes_.size() >= static_cast<std::size_t>(kMaxExpressionNodes)) {
+    throw ExprFailure{at, fmt::format("longer than {} operations and values; "
+                                      "split it into several invariants or "
+                                      "statements",
+                                      kMaxExpressionNodes)};
+  }
+  int height = 1;
+  for (const int child : {n.lhs, n.rhs}) {
+    if (child >= 0) {
+      height = std::max(height, heights_[static_cast<std::size_t>(child)] + 1);
+    }
+  }
+  if (height > kMaxExpressionHeight) {
+    throw ExprFailure{
+        at, fmt::format("more than {} operations deep (a chain such as "
+                        "a + b + c + ... counts one level per operator); "
+                        "use an aggregate such as sum(events, ...)",
+                        kMaxExpressionHeight)};
+  }
   nodes_.push_back(n);
+  ranges_.resize(nodes_.size());
+  heights_.resize(nodes_.size());
+  ranges_.back() = range;
+  heights_.back() = height;
   return static_cast<int>(nodes_.size()) - 1;
 }
 
@@ -141,12 +261,13 @@ ExpressionParser::Typed ExpressionParser::Binary(ExprOp op, Typed l, Typed r,
   }
   ExprNode n;
   n.op = op;
-  n.lhs = static_cast<std::int16_t>(l.first);
-  n.rhs = static_cast<std::int16_t>(r.first);
-  return {Push(n), result};
+  n.lhs = l.first;
+  n.rhs = r.first;
+  return {Push(n, offset), result};
 }
 
 ExpressionParser::Typed ExpressionParser::Expr() {
+  const Nest nest(*this);
   Typed l = And();
   while (IsName("or")) {
     const int at = Next().offset;
@@ -168,6 +289,7 @@ ExpressionParser::Typed ExpressionParser::And() {
 
 ExpressionParser::Typed ExpressionParser::Not() {
   if (IsName("not")) {
+    const Nest nest(*this);
     const int at = Next().offset;
     Typed x = Not();
     if (!(x.second == ExprType::Bool())) {
@@ -176,8 +298,8 @@ ExpressionParser::Typed ExpressionParser::Not() {
     }
     ExprNode n;
     n.op = ExprOp::kNot;
-    n.lhs = static_cast<std::int16_t>(x.first);
-    return {Push(n), ExprType::Bool()};
+    n.lhs = x.first;
+    return {Push(n, at), ExprType::Bool()};
   }
   return Compare();
 }
@@ -230,6 +352,7 @@ ExpressionParser::Typed ExpressionParser::Term() {
 
 ExpressionParser::Typed ExpressionParser::Unary() {
   if (!IsPunct("-")) return Atom();
+  const Nest nest(*this);
   const int at = Next().offset;
   Typed x = Unary();
   if (!(x.second == ExprType::Int())) {
@@ -238,8 +361,8 @@ ExpressionParser::Typed ExpressionParser::Unary() {
   }
   ExprNode n;
   n.op = ExprOp::kNeg;
-  n.lhs = static_cast<std::int16_t>(x.first);
-  return {Push(n), ExprType::Int()};
+  n.lhs = x.first;
+  return {Push(n, at), ExprType::Int()};
 }
 
 ExpressionParser::Typed ExpressionParser::Atom() {
@@ -329,15 +452,16 @@ ExpressionParser::Typed ExpressionParser::Aggregate(const ExprToken& name) {
       throw ExprFailure{at, fmt::format("'where' needs a boolean, got {}",
                                         TypeWord(filter.second))};
     }
-    n.rhs = static_cast<std::int16_t>(filter.first);
+    n.rhs = filter.first;
   }
   const bool wants_bool = agg == ExprAggregate::kAll ||
                           agg == ExprAggregate::kAny ||
                           agg == ExprAggregate::kCount;
+  const std::int64_t size = std::max(domain->size, 0);
   if (agg == ExprAggregate::kCount && IsPunct(")")) {
     Next();  // count(events [where ...]): how many members
     bound_.pop_back();
-    return {Push(n), ExprType::Int()};
+    return {PushRanged(n, {0, size}, name.offset), ExprType::Int()};
   }
   Expect(",", fmt::format("after '{}({}'", name.text, domain_token.text));
   const int at = Peek().offset;
@@ -350,10 +474,30 @@ ExpressionParser::Typed ExpressionParser::Aggregate(const ExprToken& name) {
                                       domain->variable, TypeWord(body.second))};
   }
   Expect(")", fmt::format("to close '{}('", name.text));
-  n.lhs = static_cast<std::int16_t>(body.first);
-  return {Push(n), wants_bool && agg != ExprAggregate::kCount
-                       ? ExprType::Bool()
-                       : ExprType::Int()};
+  n.lhs = body.first;
+  ExprRange range{0, 1};
+  if (agg == ExprAggregate::kCount) range = {0, size};
+  if (agg == ExprAggregate::kMax) {
+    // An empty domain (or filter) gives 0.
+    const ExprRange b = RangeOf(body.first);
+    range = {std::min<std::int64_t>(b.lo, 0), std::max<std::int64_t>(b.hi, 0)};
+  }
+  if (agg == ExprAggregate::kSum) {
+    const ExprRange b = RangeOf(body.first);
+    const Wide lo = std::min<Wide>(Wide{b.lo} * size, 0);
+    const Wide hi = std::max<Wide>(Wide{b.hi} * size, 0);
+    if (lo < INT64_MIN || hi > INT64_MAX) {
+      throw ExprFailure{
+          name.offset,
+          fmt::format("'sum' here can reach {} over {} members, beyond the "
+                      "64-bit integers expressions compute with",
+                      WideText(lo < INT64_MIN ? lo : hi), size)};
+    }
+    range = {static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)};
+  }
+  return {PushRanged(n, range, name.offset),
+          wants_bool && agg != ExprAggregate::kCount ? ExprType::Bool()
+                                                     : ExprType::Int()};
 }
 
 }  // namespace oc

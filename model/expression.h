@@ -14,6 +14,7 @@
 #define OUTBOX_CHECK_MODEL_EXPRESSION_H_
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,11 +68,28 @@ struct ExprNode {
   std::uint8_t a = 0;  // meaning depends on op (client leaves use a, b, c)
   std::uint8_t b = 0;
   std::uint8_t c = 0;
-  std::int16_t lhs = -1;
-  std::int16_t rhs = -1;
+  std::int32_t lhs = -1;
+  std::int32_t rhs = -1;
   std::int32_t value = 0;
   bool operator==(const ExprNode&) const = default;
 };
+
+// The values an integer node can take, as the parser proves them: every
+// leaf has a range its client gives, and each operator's range follows from
+// its operands'. Evaluation is in 64 bits, and the parser refuses an
+// expression whose range leaves them, so no evaluation overflows.
+struct ExprRange {
+  std::int64_t lo = 0;
+  std::int64_t hi = 0;
+  bool operator==(const ExprRange&) const = default;
+};
+
+// The sizes an expression may have (LANGUAGE.md, "Limits"). Evaluation
+// recurses once per level of the tree, so its height is bounded, and so is
+// the parser's own recursion (parentheses, `not`, `-`, aggregates).
+inline constexpr int kMaxExpressionNodes = 10'000;
+inline constexpr int kMaxExpressionHeight = 500;
+inline constexpr int kMaxExpressionNesting = 100;
 
 struct ExprToken {
   enum class Kind : std::uint8_t { kName, kNumber, kString, kPunct, kEnd };
@@ -99,6 +117,7 @@ std::string_view TypeWord(ExprType t);
 // A domain an aggregate can range over, as a client resolves it.
 struct ExprDomain {
   int id = 0;              // the client's number for it
+  int size = 0;            // how many members it has at most
   std::string variable;    // the name bound in the body: "event", "account"
   ExprType variable_type;  // the bound variable's type
 };
@@ -117,6 +136,12 @@ class ExpressionParser {
     pos_ = 0;
   }
   Typed Expr();
+
+  // The proved range of node `node` (an integer or boolean node pushed by
+  // this parser).
+  ExprRange RangeOf(int node) const {
+    return ranges_[static_cast<std::size_t>(node)];
+  }
 
  protected:
   // A name the core does not know (not a keyword or an aggregate), or a
@@ -160,8 +185,18 @@ class ExpressionParser {
   }
   std::string Describe() const;
   void Expect(std::string_view punct, std::string_view where);
-  int Push(const ExprNode& n);
+  // Appends `n` (its children already pushed) and returns its index.
+  // Throws ExprFailure, at `offset` or else the current token, when the
+  // expression passes a size limit or its value could leave 64 bits.
+  int Push(const ExprNode& n, int offset = -1);
   int Constant(int value);
+  // The values leaf `n` (an opcode >= ExprOp::kLeaf) can take. The default
+  // is any 32-bit integer; a client whose leaves are narrower or wider
+  // says so.
+  virtual ExprRange LeafRange(const ExprNode& n) const {
+    (void)n;
+    return {INT32_MIN, INT32_MAX};
+  }
   // What the end of the input is called in messages.
   std::string end_word_ = "the end of the expression";
 
@@ -176,23 +211,41 @@ class ExpressionParser {
   Typed Unary();
   Typed Atom();
   Typed Aggregate(const ExprToken& name);
+  // Push with a range already known (an aggregate's).
+  int PushRanged(const ExprNode& n, ExprRange range, int offset);
+
+  // Counts one level of the descent; throws past kMaxExpressionNesting.
+  struct Nest {
+    explicit Nest(ExpressionParser& p);
+    ~Nest() { --parser.nesting_; }
+    ExpressionParser& parser;
+  };
 
   std::vector<ExprNode>& nodes_;
   std::vector<ExprToken> tokens_;
   std::size_t pos_ = 0;
   std::vector<ExprDomain> bound_;
+  // Per node index (nodes pushed by another parser into the same vector
+  // keep a default entry; they are never this parser's children).
+  std::vector<ExprRange> ranges_;
+  std::vector<int> heights_;
+  int nesting_ = 0;
 };
 
 // Evaluates node `node` of `nodes`. The context supplies the client's
 // leaves and the domains of aggregates:
-//   int Leaf(const ExprNode&)            an opcode >= ExprOp::kLeaf
+//   int64 Leaf(const ExprNode&)          an opcode >= ExprOp::kLeaf
 //   int DomainSize(int domain)
 //   int Bind(int domain, int index)      binds the domain's variable,
 //                                        returning the previous binding
 //   void Unbind(int domain, int previous)
 //   bool EnterOld() / void LeaveOld()    switch to the state before a step
+//
+// Values are 64-bit; the parser proved that none of this expression's
+// operations leaves that range (ExprRange).
 template <class Context>
-int Evaluate(const std::vector<ExprNode>& nodes, int node, Context& ctx) {
+std::int64_t Evaluate(const std::vector<ExprNode>& nodes, int node,
+                      Context& ctx) {
   const ExprNode& n = nodes[static_cast<std::size_t>(node)];
   switch (n.op) {
     case ExprOp::kConst:
@@ -209,19 +262,20 @@ int Evaluate(const std::vector<ExprNode>& nodes, int node, Context& ctx) {
       return -Evaluate(nodes, n.lhs, ctx);
     case ExprOp::kOld: {
       ctx.EnterOld();
-      const int v = Evaluate(nodes, n.lhs, ctx);
+      const std::int64_t v = Evaluate(nodes, n.lhs, ctx);
       ctx.LeaveOld();
       return v;
     }
     case ExprOp::kAggregate: {
       const auto agg = static_cast<ExprAggregate>(n.b);
       const int size = ctx.DomainSize(n.a);
-      int acc = agg == ExprAggregate::kAll ? 1 : 0;
+      std::int64_t acc = agg == ExprAggregate::kAll ? 1 : 0;
       bool any = false;  // for max: a member passed the filter
       for (int i = 0; i < size; ++i) {
         const int previous = ctx.Bind(n.a, i);
         const bool member = n.rhs < 0 || Evaluate(nodes, n.rhs, ctx) != 0;
-        const int v = !member || n.lhs < 0 ? 1 : Evaluate(nodes, n.lhs, ctx);
+        const std::int64_t v =
+            !member || n.lhs < 0 ? 1 : Evaluate(nodes, n.lhs, ctx);
         ctx.Unbind(n.a, previous);
         if (!member) continue;
         switch (agg) {
@@ -249,8 +303,8 @@ int Evaluate(const std::vector<ExprNode>& nodes, int node, Context& ctx) {
       break;
   }
   if (n.op >= ExprOp::kLeaf) return ctx.Leaf(n);
-  const int l = Evaluate(nodes, n.lhs, ctx);
-  const int r = Evaluate(nodes, n.rhs, ctx);
+  const std::int64_t l = Evaluate(nodes, n.lhs, ctx);
+  const std::int64_t r = Evaluate(nodes, n.rhs, ctx);
   switch (n.op) {
     case ExprOp::kAdd:
       return l + r;

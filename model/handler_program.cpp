@@ -98,7 +98,7 @@ class Compiler : public ExpressionParser {
                         "'if effects[event] == 0:'",
                         TypeWord(type))};
       }
-      st.guard = static_cast<std::int16_t>(node);
+      st.guard = node;
       Expect(":", "after the guard of 'if'");
     }
     Action(st);
@@ -291,6 +291,7 @@ class Compiler : public ExpressionParser {
     p_.locals.emplace_back(name);
     p_.local_is_int.push_back(is_int);
     first_set_.push_back(-1);
+    local_range_.push_back({});
     carried_.push_back(false);
     set_before_.push_back(false);
     return static_cast<int>(p_.locals.size()) - 1;
@@ -316,7 +317,7 @@ class Compiler : public ExpressionParser {
       if (negative) {
         ExprNode neg;
         neg.op = ExprOp::kNeg;
-        neg.lhs = static_cast<std::int16_t>(node);
+        neg.lhs = node;
         node = Push(neg);
       }
       return node;
@@ -400,7 +401,7 @@ class Compiler : public ExpressionParser {
       st.table = t.table;
       Wrote(t);
       p_.adds[static_cast<std::size_t>(st.table)] += 1;
-      st.value = static_cast<std::int16_t>(Constant(1));
+      st.value = Constant(1);
       st.kind = HandlerStatement::Kind::kAdd;
       if (IsName("with_key")) {
         Next();
@@ -475,8 +476,22 @@ class Compiler : public ExpressionParser {
         f.offset = first.offset;
         throw;
       }
+      if (type == ExprType::Int()) {
+        // An integer local holds 16 bits (it may be carried to a later
+        // step in the memo): refuse a value that could not fit.
+        const ExprRange r = RangeOf(node);
+        if (r.lo < INT16_MIN || r.hi > INT16_MAX) {
+          throw ExprFailure{
+              first.offset,
+              fmt::format("local '{}' could be set to {}; an integer local "
+                          "holds -32768..32767",
+                          first.text, r.lo < INT16_MIN ? r.lo : r.hi)};
+        }
+        ExprRange& held = local_range_[static_cast<std::size_t>(local)];
+        held = {std::min(held.lo, r.lo), std::max(held.hi, r.hi)};
+      }
       st.kind = HandlerStatement::Kind::kSetLocal;
-      st.value = static_cast<std::int16_t>(node);
+      st.value = node;
     }
     if (p_.locals.size() > 8) {
       throw ExprFailure{first.offset,
@@ -534,7 +549,7 @@ class Compiler : public ExpressionParser {
       }
       st.kind = add ? HandlerStatement::Kind::kAdd
                     : HandlerStatement::Kind::kSubtract;
-      st.value = static_cast<std::int16_t>(Value(t, true));
+      st.value = Value(t, true);
       return;
     }
     bool max = false;
@@ -562,7 +577,7 @@ class Compiler : public ExpressionParser {
     }
     st.kind =
         max ? HandlerStatement::Kind::kSetMax : HandlerStatement::Kind::kSet;
-    st.value = static_cast<std::int16_t>(Value(t, false));
+    st.value = Value(t, false);
   }
 
   void RequireTableName(std::string_view after) {
@@ -571,6 +586,24 @@ class Compiler : public ExpressionParser {
                         fmt::format("expected a table after '{}', got {}",
                                     after, Describe())};
     }
+  }
+
+  ExprRange LeafRange(const ExprNode& n) const override {
+    if (n.op == handler_op::kLocal) {
+      const auto l = static_cast<std::size_t>(n.value);
+      if (!p_.local_is_int[l]) return {0, 1};
+      const ExprRange& r = local_range_[l];
+      return {std::min<std::int64_t>(r.lo, 0), std::max<std::int64_t>(r.hi, 0)};
+    }
+    if (n.op == handler_op::kRead) {
+      const auto t = static_cast<HandlerTable>(n.a);
+      if (IsRowTable(t)) return {0, 1};
+      return {0, t == HandlerTable::kVersion ? UINT16_MAX : UINT8_MAX};
+    }
+    if (n.op == handler_op::kReadUser) return {INT16_MIN, INT16_MAX};
+    // An event's number attribute: the scenario refuses one a strategy
+    // reads outside -10000..10000.
+    return {-10000, 10000};
   }
 
   Typed Name(const ExprToken& t) override {
@@ -637,6 +670,9 @@ class Compiler : public ExpressionParser {
   HandlerProgram& p_;
   int step_ = 0;
   std::vector<int> first_set_;  // per local: the first step that sets it
+  // Per integer local: the values the statements so far set it to (and 0,
+  // its value before it is set).
+  std::vector<ExprRange> local_range_;
   std::vector<bool> carried_, set_before_;
   std::optional<StrategyFamily> family_;
   HandlerTable family_table_ = HandlerTable::kEffects;
@@ -650,7 +686,7 @@ struct StepContext {
   const HandlerCells& c;
   const std::int32_t* locals;
 
-  int Leaf(const ExprNode& n) const {
+  std::int64_t Leaf(const ExprNode& n) const {
     switch (static_cast<int>(n.op) - static_cast<int>(ExprOp::kLeaf)) {
       case 0:
         return locals[n.value];
@@ -748,7 +784,9 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
           break;
         }
         case Kind::kSetLocal: {
-          const int v = Evaluate(p.nodes, st.value, ctx);
+          // The compiler proved the value fits a 16-bit local.
+          const auto v =
+              static_cast<std::int32_t>(Evaluate(p.nodes, st.value, ctx));
           locals[st.local] = p.local_is_int[static_cast<std::size_t>(st.local)]
                                  ? v
                                  : (v != 0 ? 1 : 0);
@@ -756,7 +794,8 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
         }
         case Kind::kAdd:
         case Kind::kSubtract: {
-          int v = Evaluate(p.nodes, st.value, ctx);
+          // A constant or an event attribute (at most 10000 either way).
+          auto v = static_cast<int>(Evaluate(p.nodes, st.value, ctx));
           if (st.kind == Kind::kSubtract) v = -v;
           if (user != nullptr) {
             *user = static_cast<std::int16_t>(*user + v);
@@ -779,7 +818,7 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
           break;
         case Kind::kSet:
         case Kind::kSetMax: {
-          const int v = Evaluate(p.nodes, st.value, ctx);
+          const auto v = static_cast<int>(Evaluate(p.nodes, st.value, ctx));
           if (user != nullptr) {
             if (st.kind == Kind::kSet || v > *user) {
               *user = static_cast<std::int16_t>(v);

@@ -95,8 +95,8 @@ struct HandlerStatement {
   HandlerTable table = HandlerTable::kEffects;
   std::int8_t user = -1;    // a user table written, or -1 for `table`
   std::int8_t local = -1;   // the local written, or -1
-  std::int16_t guard = -1;  // node index of the guard, or -1
-  std::int16_t value = -1;  // node index of the value, or -1
+  std::int32_t guard = -1;  // node index of the guard, or -1
+  std::int32_t value = -1;  // node index of the value, or -1
   bool operator==(const HandlerStatement&) const = default;
 };
 
