@@ -198,7 +198,16 @@ void Judge(ScenarioResult& result) {
     for (std::size_t c : OutboxModel::ClassesNamed(name)) {
       fired += exploration.action_counts[c];
     }
-    if (fired == 0) {
+    if (fired == 0 && !complete) {
+      // It might have fired in the part a limit cut off: not a verdict.
+      result.mismatches.push_back(
+          fmt::format("'{}' did not fire before the search stopped at a limit "
+                      "(check.must_fire)",
+                      name));
+      if (result.outcome == Outcome::kAsExpected) {
+        result.outcome = Outcome::kInconclusive;
+      }
+    } else if (fired == 0) {
       mismatch(fmt::format(
           "'{}' never fired (check.must_fire): the hazard this scenario is "
           "about never happened, so its verdict proves nothing about it",
