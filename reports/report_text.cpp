@@ -4,6 +4,7 @@
 
 #include "model/action.h"
 #include "model/timing.h"
+#include "reports/file_names.h"
 
 namespace oc::reports {
 namespace {
@@ -163,14 +164,7 @@ std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i) {
 }
 
 std::string ReportStem(const Scenario& scenario) {
-  std::string stem = scenario.name;
-  for (char& c : stem) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-                      c == '-';
-    if (!keep) c = '-';
-  }
-  return stem.empty() ? std::string("scenario") : stem;
+  return SafeFileStem(scenario.name);
 }
 
 }  // namespace oc::reports
