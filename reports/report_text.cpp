@@ -37,6 +37,8 @@ std::string StopText(explorer::Stop stop) {
       return "stopped at the first violation";
     case explorer::Stop::kMaxMemory:
       return "INCOMPLETE: stopped at the memory limit";
+    case explorer::Stop::kInterrupted:
+      return "INCOMPLETE: interrupted by a signal";
   }
   return "?";
 }

@@ -382,6 +382,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     search.max_store_bytes = options.max_store_bytes;
     search.threads = options.threads;
     search.symmetry = options.symmetry;
+    search.cancel = options.cancel;
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }
