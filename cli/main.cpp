@@ -23,7 +23,9 @@ constexpr const char* kExitCodes =
     "  1  a verdict, trace length or state count differs from what a "
     "scenario expects\n"
     "  2  bad input or usage (a scenario file, a flag, a path)\n"
-    "  3  a limit stopped a search, so a \"holds\" was not proved";
+    "  3  a limit stopped a search, so a \"holds\" was not proved, or "
+    "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
+    "written)";
 
 }  // namespace
 
