@@ -163,7 +163,9 @@ int main(int argc, char** argv) {
       "  1  a divergence: the first one of each scenario is reported\n"
       "  2  bad input or usage (a scenario file, a flag, a database that "
       "cannot be reached, a role without the right to create a schema, a "
-      "schema in the way)");
+      "schema in the way, or one that objects outside it depend on)\n"
+      "  3  interrupted by SIGINT or SIGTERM: the run stopped before its "
+      "next path, after dropping the schema of the current one");
   conform_cmd
       ->add_option("--postgres", conform_flags.postgres,
                    "libpq connection string or URI, e.g. \"host=localhost "
