@@ -85,6 +85,9 @@ int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
 }  // namespace
 
 int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
+  // SIGINT and SIGTERM stop the run before its next search, or a search at
+  // its next batch, and leave no partial output.
+  const InterruptFlag interrupt;
   if (flags.graph && flags.paths.size() != 1) {
     fmt::print(err,
                "outbox-check: --graph draws one scenario; give one file\n");
@@ -114,9 +117,6 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     }
   }
 
-  // From here on SIGINT and SIGTERM stop the search at its next batch and
-  // leave no partial output.
-  const InterruptFlag interrupt;
   reports::TextOptions text;
   text.show_time = !flags.no_time;
   const bool progress_enabled = isatty(fileno(err)) != 0;

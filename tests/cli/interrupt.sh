@@ -14,6 +14,11 @@ for signal in INT TERM; do
     --save-traces "$work/traces" --graph "$work/graph.dot" \
     >"$work/out.txt" 2>&1 &
   pid=$!
+  # The folders are made once the scenario is loaded; the search follows.
+  for _ in $(seq 100); do
+    [ -d "$work/traces" ] && break
+    sleep 0.1
+  done
   sleep 1
   kill -"$signal" "$pid"
   wait "$pid"
