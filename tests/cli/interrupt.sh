@@ -25,7 +25,7 @@ for signal in INT TERM; do
   code=$?
   fail() { echo "SIG$signal: $*"; status=1; }
   [ "$code" -eq 3 ] || fail "exit code $code, expected 3"
-  grep -Eq "INCOMPLETE: interrupted by a signal" "$work/out.txt" ||
+  grep -Eq "the search was interrupted, so the invariants" "$work/out.txt" ||
     fail "no stop reason"
   grep -Eq "interrupted by a signal: [0-9,]+ distinct states?, [0-9,]+ transitions?" \
     "$work/out.txt" || fail "no statistics"
