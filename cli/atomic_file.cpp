@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "cli/interrupt.h"
+
 namespace oc {
 
 Status WriteFileAtomically(const std::string& path, std::string_view content) {
@@ -22,6 +24,9 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
                                        ec.message()));
     }
   }
+  // A signal between creating the temporary file and renaming it would
+  // leave it behind.
+  const SignalBlock block;
   const std::string temp = fmt::format("{}.tmp-{}", path, getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {

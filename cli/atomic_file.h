@@ -13,7 +13,8 @@ namespace oc {
 // Writes `content` to a temporary file beside `path`, flushes it, and
 // renames it over `path`: afterwards `path` holds either its old content or
 // all of the new. Creates missing parent folders. The error names the path
-// and the system's reason.
+// and the system's reason. SIGINT and SIGTERM are blocked meanwhile, so
+// that neither leaves the temporary file behind.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
 
 }  // namespace oc

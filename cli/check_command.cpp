@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <optional>
+
 #include "cli/atomic_file.h"
+#include "cli/interrupt.h"
+#include "cli/output_folder.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "reports/graphviz_report.h"
@@ -51,38 +56,38 @@ void Annotate(const ScenarioResult& r, std::FILE* out) {
              EscapeAnnotation(message, false));
 }
 
-// Writes one pinned-order scenario per counterexample into `dir`.
-bool SaveTraces(const std::vector<ScenarioResult>& results,
-                const std::string& dir, std::FILE* out, std::FILE* err) {
-  const std::vector<std::string> stems = reports::UniqueStems(results);
-  for (std::size_t r = 0; r < results.size(); ++r) {
-    const ScenarioResult& result = results[r];
-    if (result.replay) continue;  // already a pinned order
-    for (std::size_t i = 0; i < result.exploration.violations.size(); ++i) {
-      Result<Scenario> scenario = RegressionScenario(result, i);
-      if (!scenario.ok()) {
-        fmt::print(err, "outbox-check: --save-traces: {}\n",
-                   scenario.status().message());
-        return false;
-      }
-      const std::string path =
-          fmt::format("{}/{}.{}.toml", dir, stems[r],
-                      result.exploration.violations[i].property);
-      if (Status s =
-              WriteFileAtomically(path, FormatScenario(scenario.value()));
-          !s.ok()) {
-        fmt::print(err, "outbox-check: --save-traces: {}\n", s.message());
-        return false;
-      }
-      fmt::print(out, "saved {}\n", path);
+// The pinned-order scenario of each counterexample, named for --save-traces;
+// false (and a message) when one cannot be written as a scenario.
+bool TraceFiles(const std::vector<ScenarioResult>& results,
+                std::vector<OutputFile>& files, std::FILE* err) {
+  for (const reports::TraceFileName& file : reports::TraceFileNames(results)) {
+    Result<Scenario> scenario =
+        RegressionScenario(results[file.result], file.violation);
+    if (!scenario.ok()) {
+      fmt::print(err, "outbox-check: --save-traces: {}\n",
+                 scenario.status().message());
+      return false;
     }
+    files.push_back({file.name, FormatScenario(scenario.value())});
   }
   return true;
+}
+
+// The exit code of an interrupted run, after saying so.
+int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
+  fmt::print(out,
+             "interrupted by {}: not proved; files already complete were "
+             "kept, nothing else was written\n",
+             interrupt.SignalName());
+  return kExitLimit;
 }
 
 }  // namespace
 
 int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
+  // SIGINT and SIGTERM stop the run before its next search, or a search at
+  // its next batch, and leave no partial output.
+  const InterruptFlag interrupt;
   if (flags.graph && flags.paths.size() != 1) {
     fmt::print(err,
                "outbox-check: --graph draws one scenario; give one file\n");
@@ -96,6 +101,21 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
                "outbox-check: --graph draws one scenario; give one file\n");
     return kExitUsage;
   }
+  // Where the output goes is checked before any search, so that a bad
+  // folder costs none.
+  for (Status s : {flags.report_dir
+                       ? PrepareOutputFolder("--report-dir", *flags.report_dir)
+                       : Status::Ok(),
+                   flags.save_traces ? PrepareOutputFolder("--save-traces",
+                                                           *flags.save_traces)
+                                     : Status::Ok(),
+                   flags.graph ? PrepareOutputFile("--graph", *flags.graph)
+                               : Status::Ok()}) {
+    if (!s.ok()) {
+      fmt::print(err, "outbox-check: {}\n", s.message());
+      return kExitUsage;
+    }
+  }
 
   reports::TextOptions text;
   text.show_time = !flags.no_time;
@@ -103,6 +123,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   std::vector<ScenarioResult> results;
   std::vector<Outcome> outcomes;
   for (const Scenario& scenario : *scenarios) {
+    if (interrupt.raised()) break;
     CheckOptions options;
     options.max_depth = flags.max_depth;
     options.max_states = flags.max_states;
@@ -112,6 +133,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     options.threads = flags.threads;
     options.symmetry = !flags.no_symmetry;
     options.graph_limit = std::max(options.graph_limit, flags.graph_limit);
+    options.cancel = interrupt.flag();
     Result<ScenarioResult> result = [&] {
       // The progress line is gone before anything else is printed.
       ProgressLine progress(err, progress_enabled, scenario.name);
@@ -129,8 +151,9 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
         flags.traces == TraceMode::kAlways ||
         (flags.traces == TraceMode::kAuto &&
          (scenarios->size() == 1 || r.outcome != Outcome::kAsExpected));
-    // Many scenarios: one line each, and the full block only when it matters.
-    if (scenarios->size() == 1 || text.traces) {
+    // Many scenarios: one line each, and the full block only when it
+    // matters; an interrupted search always shows how far it got.
+    if (scenarios->size() == 1 || text.traces || interrupt.raised()) {
       fmt::print(out, "{}\n", reports::FormatResult(r, text));
     }
     if (flags.github_annotations && r.outcome != Outcome::kAsExpected) {
@@ -142,9 +165,23 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   if (results.size() > 1 || flags.traces == TraceMode::kNever) {
     fmt::print(out, "{}", reports::FormatSummary(results, text));
   }
+  if (interrupt.raised()) return Interrupted(interrupt, out);
 
-  if (flags.save_traces && !SaveTraces(results, *flags.save_traces, out, err)) {
-    return kExitUsage;
+  // Each set of files is written whole or not at all.
+  if (flags.save_traces) {
+    std::vector<OutputFile> files;
+    if (!TraceFiles(results, files, err)) return kExitUsage;
+    if (Status s = WriteFileSet("--save-traces", *flags.save_traces, files,
+                                interrupt.flag());
+        !s.ok()) {
+      if (interrupt.raised()) return Interrupted(interrupt, out);
+      fmt::print(err, "outbox-check: {}\n", s.message());
+      return kExitUsage;
+    }
+    for (const OutputFile& f : files) {
+      fmt::print(out, "saved {}\n",
+                 (std::filesystem::path(*flags.save_traces) / f.name).string());
+    }
   }
   if (flags.graph) {
     Result<std::string> dot =
@@ -152,6 +189,8 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     if (!dot.ok()) {
       fmt::print(err, "outbox-check: --graph: {}; no file written\n",
                  dot.status().message());
+    } else if (interrupt.raised()) {
+      return Interrupted(interrupt, out);
     } else if (Status s = WriteFileAtomically(*flags.graph, dot.value());
                !s.ok()) {
       fmt::print(err, "outbox-check: --graph: {}\n", s.message());
@@ -161,12 +200,16 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   if (flags.report_dir) {
     reports::ReportOptions report;
     report.timing = !flags.no_time;
-    for (const reports::ReportFile& f : reports::ReportFiles(results, report)) {
-      const std::string path = *flags.report_dir + "/" + f.name;
-      if (Status s = WriteFileAtomically(path, f.content); !s.ok()) {
-        fmt::print(err, "outbox-check: --report-dir: {}\n", s.message());
-        return kExitUsage;
-      }
+    std::vector<OutputFile> files;
+    for (reports::ReportFile& f : reports::ReportFiles(results, report)) {
+      files.push_back({std::move(f.name), std::move(f.content)});
+    }
+    if (Status s = WriteFileSet("--report-dir", *flags.report_dir, files,
+                                interrupt.flag());
+        !s.ok()) {
+      if (interrupt.raised()) return Interrupted(interrupt, out);
+      fmt::print(err, "outbox-check: {}\n", s.message());
+      return kExitUsage;
     }
     fmt::print(out, "reports written to {}\n", *flags.report_dir);
   }

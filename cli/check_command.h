@@ -13,6 +13,7 @@
 namespace oc {
 
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitLimit = 3;  // also: interrupted by a signal
 
 enum class TraceMode { kAuto, kAlways, kNever };
 
@@ -39,7 +40,10 @@ struct CheckFlags {
 };
 
 // Runs the command. Results go to `out`, diagnostics and progress to
-// `err`; progress only when `err` is a terminal.
+// `err`; progress only when `err` is a terminal. Output folders and files
+// are checked (created, probed) before any search. SIGINT and SIGTERM stop
+// the search at its next batch: the statistics so far are printed, no
+// incomplete set of files is written, and the exit code is 3.
 int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err);
 
 }  // namespace oc

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/check_command.h"
+#include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "conform/conform_schema.h"
@@ -68,7 +69,11 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
     return kExitUsage;
   }
 
+  // From here on SIGINT and SIGTERM stop the run before its next path,
+  // after the schema of the current one is dropped.
+  const InterruptFlag interrupt;
   conform::ConformOptions options;
+  options.cancel = interrupt.flag();
   options.conninfo = flags.postgres;
   options.schema = flags.schema;
   options.further_paths = flags.further_paths;
@@ -79,6 +84,7 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
     // further paths (the graph is kept only for small searches anyway).
     CheckOptions check;
     check.max_store_bytes = DefaultMemoryLimit();
+    check.cancel = interrupt.flag();
     Result<ScenarioResult> checked = CheckScenario(scenario, check);
     if (!checked.ok()) {
       fmt::print(err, "{}\n", checked.status().message());
@@ -90,6 +96,14 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
       fmt::print(err, "outbox-check conform: {}: {}\n", scenario.path,
                  c.status().message());
       return kExitUsage;
+    }
+    if (c.value().interrupted) {
+      fmt::print(out,
+                 "{}: interrupted by {} after {} agreeing path{}; schema "
+                 "\"{}\" dropped; not every path was compared\n",
+                 scenario.name, interrupt.SignalName(), c.value().paths_agreed,
+                 c.value().paths_agreed == 1 ? "" : "s", flags.schema);
+      return kExitLimit;
     }
     fmt::print(out, "{}\n", conform::FormatScenarioLine(c.value()));
     if (c.value().divergence) {

@@ -24,7 +24,9 @@ struct ConformFlags {
 // Runs the command. Exit codes: 0 every step of every path agrees; 1 a
 // divergence (reported on `out`); 2 bad input or usage, including a
 // database that cannot be reached, a role without the right to create a
-// schema, or a schema already in the way (said on `err`).
+// schema, a schema already in the way, or one kept because objects outside
+// it depend on it (said on `err`); 3 interrupted by SIGINT or SIGTERM,
+// which stop the run before its next path, the schema dropped.
 int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err);
 
 }  // namespace oc

@@ -23,7 +23,9 @@ constexpr const char* kExitCodes =
     "  1  a verdict, trace length or state count differs from what a "
     "scenario expects\n"
     "  2  bad input or usage (a scenario file, a flag, a path)\n"
-    "  3  a limit stopped a search, so a \"holds\" was not proved";
+    "  3  a limit stopped a search, so a \"holds\" was not proved, or "
+    "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
+    "written)";
 
 }  // namespace
 
@@ -161,7 +163,9 @@ int main(int argc, char** argv) {
       "  1  a divergence: the first one of each scenario is reported\n"
       "  2  bad input or usage (a scenario file, a flag, a database that "
       "cannot be reached, a role without the right to create a schema, a "
-      "schema in the way)");
+      "schema in the way, or one that objects outside it depend on)\n"
+      "  3  interrupted by SIGINT or SIGTERM: the run stopped before its "
+      "next path, after dropping the schema of the current one");
   conform_cmd
       ->add_option("--postgres", conform_flags.postgres,
                    "libpq connection string or URI, e.g. \"host=localhost "

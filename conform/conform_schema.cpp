@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <vector>
 
 namespace oc::conform {
@@ -161,13 +162,132 @@ Status UseSchema(PgConnection& conn, const std::string& schema) {
   return r.ok() ? Status::Ok() : r.status();
 }
 
+namespace {
+
+// The tables CreateSchema makes, in kTables' order; their sequences and
+// indexes go with them.
+constexpr const char* kTableNames[] = {
+    "outbox",
+    "broker_accepted",
+    "broker_ready",
+    "accounts",
+    "consumed_events",
+    "consumed_events_unkeyed",
+    "notification_ledger",
+    "notifications_sent",
+    "projection_versions",
+    "cache_entries",
+};
+static_assert(std::size(kTableNames) == std::size(kTables));
+
+// Each pg_depend row whose referenced object lies in schema $1 and whose
+// dependent object does not, as (dependent, referenced) descriptions. The
+// schema of an object is read from its own catalog for the kinds that have
+// one, or from the table it belongs to (a view's rule, a column default, a
+// trigger, a policy); an object of any other kind counts as outside. Only
+// normal and automatic dependencies: internal ones (a table's row type, its
+// TOAST table) belong to the object they depend on.
+constexpr const char* kOutsideDependents = R"sql(
+WITH ns AS (SELECT oid FROM pg_namespace WHERE nspname = $1),
+d AS (
+  SELECT d.*,
+    CASE d.refclassid
+      WHEN 'pg_class'::regclass THEN
+        (SELECT relnamespace FROM pg_class WHERE oid = d.refobjid)
+      WHEN 'pg_type'::regclass THEN
+        (SELECT typnamespace FROM pg_type WHERE oid = d.refobjid)
+      WHEN 'pg_proc'::regclass THEN
+        (SELECT pronamespace FROM pg_proc WHERE oid = d.refobjid)
+      WHEN 'pg_constraint'::regclass THEN
+        (SELECT connamespace FROM pg_constraint WHERE oid = d.refobjid)
+      WHEN 'pg_namespace'::regclass THEN d.refobjid
+    END AS ref_ns,
+    CASE d.classid
+      WHEN 'pg_class'::regclass THEN
+        (SELECT relnamespace FROM pg_class WHERE oid = d.objid)
+      WHEN 'pg_type'::regclass THEN
+        (SELECT typnamespace FROM pg_type WHERE oid = d.objid)
+      WHEN 'pg_proc'::regclass THEN
+        (SELECT pronamespace FROM pg_proc WHERE oid = d.objid)
+      WHEN 'pg_constraint'::regclass THEN
+        (SELECT connamespace FROM pg_constraint WHERE oid = d.objid)
+      WHEN 'pg_rewrite'::regclass THEN
+        (SELECT c.relnamespace FROM pg_rewrite r
+           JOIN pg_class c ON c.oid = r.ev_class WHERE r.oid = d.objid)
+      WHEN 'pg_attrdef'::regclass THEN
+        (SELECT c.relnamespace FROM pg_attrdef a
+           JOIN pg_class c ON c.oid = a.adrelid WHERE a.oid = d.objid)
+      WHEN 'pg_trigger'::regclass THEN
+        (SELECT c.relnamespace FROM pg_trigger t
+           JOIN pg_class c ON c.oid = t.tgrelid WHERE t.oid = d.objid)
+      WHEN 'pg_policy'::regclass THEN
+        (SELECT c.relnamespace FROM pg_policy p
+           JOIN pg_class c ON c.oid = p.polrelid WHERE p.oid = d.objid)
+      WHEN 'pg_namespace'::regclass THEN d.objid
+    END AS dep_ns
+  FROM pg_depend d
+  WHERE d.deptype IN ('n', 'a')
+)
+SELECT DISTINCT
+  CASE d.classid
+    WHEN 'pg_rewrite'::regclass THEN
+      (SELECT pg_describe_object('pg_class'::regclass, r.ev_class, 0)
+         FROM pg_rewrite r WHERE r.oid = d.objid)
+    ELSE pg_describe_object(d.classid, d.objid, d.objsubid)
+  END AS dependent,
+  pg_describe_object(d.refclassid, d.refobjid, d.refobjsubid) AS referenced
+FROM d, ns
+WHERE d.ref_ns = ns.oid AND d.dep_ns IS DISTINCT FROM ns.oid
+ORDER BY 1, 2
+)sql";
+
+}  // namespace
+
 Status DropSchema(PgConnection& conn, const std::string& schema) {
   if (Status s = CheckSchemaName(schema); !s.ok()) return s;
-  Result<PgRows> r =
-      conn.Exec(fmt::format("DROP SCHEMA \"{}\" CASCADE", schema));
-  if (r.ok()) return Status::Ok();
-  return Status::Error(fmt::format("cannot drop schema \"{}\": {}", schema,
-                                   r.status().message()));
+  Result<PgRows> outside = conn.Exec(kOutsideDependents, {schema});
+  if (!outside.ok()) {
+    return Status::Error(fmt::format(
+        "cannot drop schema \"{}\": cannot list what depends on it: {}", schema,
+        outside.status().message()));
+  }
+  if (!outside.value().rows.empty()) {
+    std::string list;
+    for (const auto& row : outside.value().rows) {
+      list += fmt::format("; {} depends on {}", row[0].value_or("?"),
+                          row[1].value_or("?"));
+    }
+    return Status::Error(fmt::format(
+        "schema \"{}\" was kept: objects outside it depend on objects in "
+        "it{}. outbox-check drops nothing it did not create; change or drop "
+        "those, then the schema (DROP SCHEMA {} CASCADE)",
+        schema, list, schema));
+  }
+  // RESTRICT throughout, so that an object created since the query above,
+  // or one put into the schema by someone else, stops the drop instead of
+  // going with it.
+  std::string tables;
+  for (const char* table : kTableNames) {
+    tables += fmt::format("{}\"{}\".\"{}\"", tables.empty() ? "" : ", ", schema,
+                          table);
+  }
+  const std::string statements[] = {
+      "BEGIN",
+      fmt::format("DROP TABLE {} RESTRICT", tables),
+      fmt::format("DROP SCHEMA \"{}\" RESTRICT", schema),
+      "COMMIT",
+  };
+  for (const std::string& sql : statements) {
+    Result<PgRows> r = conn.Exec(sql);
+    if (!r.ok()) {
+      (void)conn.Exec("ROLLBACK");
+      return Status::Error(fmt::format(
+          "schema \"{}\" was kept: cannot drop it: {}; outbox-check drops "
+          "nothing it did not create",
+          schema, r.status().message()));
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace oc::conform

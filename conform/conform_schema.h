@@ -53,7 +53,11 @@ Status CreateSchema(PgConnection& conn, const std::string& schema,
 // Points `conn`'s search_path at `schema` only.
 Status UseSchema(PgConnection& conn, const std::string& schema);
 
-// Drops `schema`, which CreateSchema made, with everything in it.
+// Drops `schema`, which CreateSchema made, with its tables, and nothing
+// else: when an object outside the schema depends on one in it (a view, a
+// foreign key, a function), the schema is kept and the error names each
+// such object; an object someone else put into the schema also keeps it
+// (every drop is RESTRICT, never CASCADE).
 // REQUIRES: no other connection holds a lock in it (close them first).
 Status DropSchema(PgConnection& conn, const std::string& schema);
 

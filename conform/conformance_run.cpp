@@ -78,7 +78,14 @@ Result<ScenarioConformance> ConformScenario(const ScenarioResult& checked,
   out.path = checked.scenario.path;
   out.selection = SelectPaths(checked, options.further_paths);
   const OutboxModel& model = *checked.model;
+  const auto cancelled = [&] {
+    return options.cancel != nullptr && options.cancel->load();
+  };
   for (const ConformPath& path : out.selection.paths) {
+    if (cancelled()) {
+      out.interrupted = true;
+      return out;
+    }
     if (Status s = CheckSchemaIsFree(admin, options.schema); !s.ok()) return s;
     if (Status s = CreateSchema(admin, options.schema, model.config());
         !s.ok()) {
@@ -100,6 +107,10 @@ Result<ScenarioConformance> ConformScenario(const ScenarioResult& checked,
     ++out.paths_agreed;
   }
   if (out.divergence) return out;
+  if (cancelled()) {
+    out.interrupted = true;
+    return out;
+  }
   for (const Group& g : model.config().groups) {
     if (g.instances < 2 || (g.strategy != Strategy::kCreditInbox &&
                             g.strategy != Strategy::kCreditCheckThenAct)) {

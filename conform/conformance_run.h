@@ -14,6 +14,7 @@
 #ifndef OUTBOX_CHECK_CONFORM_CONFORMANCE_RUN_H_
 #define OUTBOX_CHECK_CONFORM_CONFORMANCE_RUN_H_
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,6 +36,10 @@ struct ConformOptions {
   int further_paths = 8;                        // see SelectPaths
   // The SQL under test; tests swap a statement to see a divergence found.
   const SqlStatements* sql = &SeedSql();
+  // Polled before each path: once it reads true, the run stops after
+  // dropping its schema, and the result says it was interrupted (default:
+  // none). Must outlive the run; may be set by a signal handler.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // The first step at which the database and the model disagree.
@@ -65,6 +70,9 @@ struct ScenarioConformance {
   // must equal the model's.
   std::optional<ConcurrentDuplicate> concurrent;
 
+  // Stopped by ConformOptions::cancel before every path ran: the counts
+  // cover the paths that did.
+  bool interrupted = false;
   // No divergence, and the concurrent duplicate (if run) agrees.
   bool agrees() const {
     return !divergence && (!concurrent || concurrent->database_credits ==

@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -86,6 +87,11 @@ struct Options {
   // symmetry (default: yes). Verdicts, counts and trace lengths are the
   // same either way; traces stay concrete.
   bool symmetry = true;
+  // When set, polled before each batch of states: once it reads true the
+  // search stops, incomplete (Stop::kInterrupted). The flag must outlive
+  // the search; it may be set from any thread or a signal handler
+  // (default: none, never interrupted).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 namespace detail {
@@ -305,6 +311,10 @@ Exploration<M> Explore(const M& model,
       if (options.max_store_bytes &&
           store.Bytes() >= *options.max_store_bytes) {
         result.stop = Stop::kMaxMemory;
+        break;
+      }
+      if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+        result.stop = Stop::kInterrupted;
         break;
       }
       const std::size_t batch_end = std::min(level_end, batch + detail::kBatch);

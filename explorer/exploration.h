@@ -38,6 +38,7 @@ enum class Stop {
   kMaxStates,       // the state limit was reached
   kFirstViolation,  // stop_at_first_violation found one
   kMaxMemory,       // the visited store reached its memory limit
+  kInterrupted,     // Options::cancel was set (a signal, say)
 };
 
 // A concrete path from an initial state: states[0] is initial and

@@ -160,6 +160,8 @@ std::string_view StopName(explorer::Stop stop) {
       return "first_violation";
     case explorer::Stop::kMaxMemory:
       return "max_memory";
+    case explorer::Stop::kInterrupted:
+      return "interrupted";
   }
   return "?";
 }

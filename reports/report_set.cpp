@@ -1,9 +1,6 @@
 #include "reports/report_set.h"
 
-#include <fmt/format.h>
-
-#include <map>
-
+#include "reports/file_names.h"
 #include "reports/html_report.h"
 #include "reports/index_report.h"
 #include "reports/json_report.h"
@@ -12,16 +9,17 @@
 
 namespace oc::reports {
 
+const std::vector<std::string>& SetStems() {
+  static const std::vector<std::string> kStems = {"index", "junit"};
+  return kStems;
+}
+
 std::vector<std::string> UniqueStems(
     const std::vector<ScenarioResult>& results) {
   std::vector<std::string> stems;
-  std::map<std::string, int> seen;
-  for (const ScenarioResult& r : results) {
-    const std::string stem = ReportStem(r.scenario);
-    const int n = ++seen[stem];
-    stems.push_back(n == 1 ? stem : fmt::format("{}-{}", stem, n));
-  }
-  return stems;
+  for (const ScenarioResult& r : results)
+    stems.push_back(ReportStem(r.scenario));
+  return UniqueFileStems(stems, SetStems());
 }
 
 std::vector<ReportFile> ReportFiles(const std::vector<ScenarioResult>& results,
@@ -36,6 +34,28 @@ std::vector<ReportFile> ReportFiles(const std::vector<ScenarioResult>& results,
   files.push_back({"index.md", MarkdownIndex(results, stems, options)});
   files.push_back({"index.html", HtmlIndex(results, stems, options)});
   files.push_back({"junit.xml", JunitXml(results, stems, options)});
+  return files;
+}
+
+std::vector<TraceFileName> TraceFileNames(
+    const std::vector<ScenarioResult>& results) {
+  const std::vector<std::string> stems = UniqueStems(results);
+  std::vector<TraceFileName> files;
+  std::vector<std::string> file_stems;
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    if (results[r].replay) continue;  // already a pinned order
+    const auto& violations = results[r].exploration.violations;
+    for (std::size_t i = 0; i < violations.size(); ++i) {
+      files.push_back({r, i, ""});
+      file_stems.push_back(stems[r] + "." +
+                           SafeFileStem(violations[i].property));
+    }
+  }
+  // "a.b" + "c" and "a" + "b.c" would meet.
+  file_stems = UniqueFileStems(file_stems, {});
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    files[f].name = file_stems[f] + ".toml";
+  }
   return files;
 }
 

@@ -4,6 +4,7 @@
 
 #include "model/action.h"
 #include "model/timing.h"
+#include "reports/file_names.h"
 
 namespace oc::reports {
 namespace {
@@ -36,6 +37,8 @@ std::string StopText(explorer::Stop stop) {
       return "stopped at the first violation";
     case explorer::Stop::kMaxMemory:
       return "INCOMPLETE: stopped at the memory limit";
+    case explorer::Stop::kInterrupted:
+      return "INCOMPLETE: interrupted by a signal";
   }
   return "?";
 }
@@ -163,14 +166,7 @@ std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i) {
 }
 
 std::string ReportStem(const Scenario& scenario) {
-  std::string stem = scenario.name;
-  for (char& c : stem) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-                      c == '-';
-    if (!keep) c = '-';
-  }
-  return stem.empty() ? std::string("scenario") : stem;
+  return SafeFileStem(scenario.name);
 }
 
 }  // namespace oc::reports

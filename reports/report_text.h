@@ -37,8 +37,8 @@ std::string KindText(explorer::PropertyKind kind);
 // why it is unknown.
 std::string PointOfNoReturnText(const ScenarioResult& result, std::size_t i);
 
-// The file stem of a scenario's reports: its name with every character
-// other than letters, digits, '.', '_' and '-' replaced by '-'.
+// The file stem of a scenario's reports: SafeFileStem of its name (see
+// reports/file_names.h), before UniqueStems makes it unique in a run.
 std::string ReportStem(const Scenario& scenario);
 
 }  // namespace oc::reports

@@ -157,6 +157,9 @@ void Judge(ScenarioResult& result) {
                                      expect.violated.end());
   const bool stop_first = exploration.stop == explorer::Stop::kFirstViolation;
   const bool complete = exploration.complete() || stop_first;
+  const char* stopped = exploration.stop == explorer::Stop::kInterrupted
+                            ? "was interrupted"
+                            : "stopped at a limit";
   auto mismatch = [&](std::string why) {
     result.mismatches.push_back(std::move(why));
     result.outcome = Outcome::kUnexpected;
@@ -177,7 +180,7 @@ void Judge(ScenarioResult& result) {
     }
     if (!complete) {
       result.mismatches.push_back(fmt::format(
-          "'{}' was not violated before the search stopped at a limit", name));
+          "'{}' was not violated before the search {}", name, stopped));
       if (result.outcome == Outcome::kAsExpected) {
         result.outcome = Outcome::kInconclusive;
       }
@@ -189,8 +192,9 @@ void Judge(ScenarioResult& result) {
   if (!complete && result.outcome == Outcome::kAsExpected &&
       found.size() < scenario.invariants.size()) {
     result.mismatches.push_back(
-        "the search stopped at a limit, so the invariants it did not see "
-        "violated are not proved to hold");
+        fmt::format("the search {}, so the invariants it did not see "
+                    "violated are not proved to hold",
+                    stopped));
     result.outcome = Outcome::kInconclusive;
   }
   for (const std::string& name : scenario.must_fire) {
@@ -391,6 +395,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     search.max_store_bytes = options.max_store_bytes;
     search.threads = options.threads;
     search.symmetry = options.symmetry;
+    search.cancel = options.cancel;
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
   }

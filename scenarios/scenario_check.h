@@ -8,6 +8,7 @@
 #ifndef OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
 #define OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -51,6 +52,9 @@ struct CheckOptions {
   // verdict, a count or a trace length.
   int threads = 0;
   bool symmetry = true;
+  // Forwarded to the explorer (see explorer::Options::cancel): once it
+  // reads true the search stops, incomplete (default: none).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // The first step of a violation's trace after which the violation is

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "conform/concurrent_duplicate.h"
+#include "conform/conform_schema.h"
 #include "conform/conformance_run.h"
 #include "conform/conformance_text.h"
 #include "scenarios/scenario_loader.h"
@@ -157,6 +158,63 @@ TEST_CASE("a schema in the way is refused and left as it was") {
   REQUIRE(rows.value().rows.size() == 1);
   CHECK(rows.value().rows[0][0] == "7");
   CHECK(conn.Exec("DROP SCHEMA conform_test_in_the_way CASCADE").ok());
+}
+
+bool SchemaExists(PgConnection& conn, const std::string& schema) {
+  Result<PgRows> rows =
+      conn.Exec("SELECT 1 FROM pg_namespace WHERE nspname = $1", {schema});
+  REQUIRE(rows.ok());
+  return !rows.value().rows.empty();
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_CASE(
+    "a schema that objects outside it depend on is kept, and they are "
+    "named") {
+  Result<PgConnection> admin = PgConnection::Open(Conninfo());
+  REQUIRE(admin.ok());
+  PgConnection& conn = admin.value();
+  const std::string schema = "conform_test_depended";
+  const ScenarioResult checked =
+      Checked("seed/4-consumer-redelivery.inbox.order.toml");
+  REQUIRE(CreateSchema(conn, schema, checked.model->config()).ok());
+  REQUIRE(conn.Exec("CREATE VIEW public.conform_test_view AS SELECT id FROM "
+                    "conform_test_depended.outbox")
+              .ok());
+  REQUIRE(conn.Exec("CREATE TABLE public.conform_test_fk (a text REFERENCES "
+                    "conform_test_depended.accounts (id))")
+              .ok());
+
+  const Status kept = DropSchema(conn, schema);
+  REQUIRE_FALSE(kept.ok());
+  INFO(kept.message());
+  CHECK(Contains(kept.message(),
+                 "schema \"conform_test_depended\" was "
+                 "kept: objects outside it depend on "
+                 "objects in it"));
+  CHECK(Contains(kept.message(), "view public.conform_test_view depends on "));
+  CHECK(
+      Contains(kept.message(), "on table public.conform_test_fk depends on "));
+  CHECK(SchemaExists(conn, schema));
+  CHECK(conn.Exec("SELECT * FROM public.conform_test_view").ok());
+  CHECK(conn.Exec("SELECT * FROM public.conform_test_fk").ok());
+
+  // Without the outside objects, an object someone else put into the
+  // schema still keeps it: nothing is dropped by CASCADE.
+  REQUIRE(conn.Exec("DROP VIEW public.conform_test_view").ok());
+  REQUIRE(conn.Exec("DROP TABLE public.conform_test_fk").ok());
+  REQUIRE(conn.Exec("CREATE TABLE conform_test_depended.theirs (x int)").ok());
+  const Status theirs = DropSchema(conn, schema);
+  REQUIRE_FALSE(theirs.ok());
+  CHECK(Contains(theirs.message(), "was kept: cannot drop it"));
+  CHECK(conn.Exec("SELECT x FROM conform_test_depended.theirs").ok());
+
+  REQUIRE(conn.Exec("DROP TABLE conform_test_depended.theirs").ok());
+  CHECK(DropSchema(conn, schema).ok());
+  CHECK_FALSE(SchemaExists(conn, schema));
 }
 
 TEST_CASE(
