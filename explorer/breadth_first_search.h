@@ -138,6 +138,7 @@ struct Chunk {
   std::uint64_t transitions = 0, terminal = 0, dead_ends = 0, states = 0;
   bool depth_limited = false;
   std::size_t accounted = 0;  // Bytes() as last added to the search's count
+  std::size_t by_shard_bytes = 0;  // by_shard's capacities, kept as they grow
 
   // What the buffers hold, by capacity.
   std::size_t Bytes() const {
@@ -145,8 +146,7 @@ struct Chunk {
         keys.capacity() + (hashes.capacity() + action_counts.capacity()) * 8 +
         (parents.capacity() + successor_index.capacity() + ids.capacity()) * 4 +
         fresh.capacity() + hits.capacity() * sizeof(Hit);
-    for (const auto& s : by_shard) bytes += s.capacity() * 4;
-    return bytes;
+    return bytes + by_shard_bytes;
   }
   // Bytes() once the per-candidate buffers have room for `candidates`,
   // growing by an eighth at least (a small step keeps the slack small).
@@ -418,9 +418,9 @@ Exploration<M> Explore(const M& model,
         auto account = [&] {
           const std::size_t now =
               chunk.Bytes() + successors.capacity() * sizeof(successors[0]);
-          if (now >= chunk.accounted) {
+          if (now > chunk.accounted) {
             held += now - chunk.accounted;
-          } else {
+          } else if (now < chunk.accounted) {
             held -= chunk.accounted - now;
           }
           chunk.accounted = now;
@@ -489,8 +489,10 @@ Exploration<M> Explore(const M& model,
             chunk.hashes.push_back(hash);
             chunk.parents.push_back(id);
             chunk.successor_index.push_back(j);
-            chunk.by_shard[VisitedStore::ShardOf(hash)].push_back(
-                static_cast<std::uint32_t>(k));
+            auto& shard = chunk.by_shard[VisitedStore::ShardOf(hash)];
+            const std::size_t capacity = shard.capacity();
+            shard.push_back(static_cast<std::uint32_t>(k));
+            chunk.by_shard_bytes += (shard.capacity() - capacity) * 4;
           }
           account();
         }
