@@ -356,7 +356,7 @@ Exploration<M> Explore(const M& model,
   // `accounted`), kept up to date by the threads as the buffers grow.
   std::atomic<std::uint64_t> held{0};
   std::atomic<bool> over{false};  // this batch would pass max_bytes
-  std::uint64_t peak = store.Bytes();
+  std::uint64_t peak = store.HeldBytes();
   // States per batch: kBatch, less after a batch that did not fit.
   std::size_t batch_states = detail::kBatch;
   // Successors per state in the last batch, to size the next one to the
@@ -384,7 +384,7 @@ Exploration<M> Explore(const M& model,
         options.max_depth && depth >= *options.max_depth;
     for (std::size_t batch = level_begin;
          batch < level_end && result.stop == Stop::kComplete;) {
-      if (store.Bytes() + held >= max_bytes) {
+      if (store.HeldBytes() + held >= max_bytes) {
         result.stop = Stop::kMaxMemory;
         break;
       }
@@ -393,7 +393,7 @@ Exploration<M> Explore(const M& model,
         // Half the memory left, at about width + 64 bytes per candidate
         // (its buffers, its share of the tables and deduplication).
         const double left =
-            static_cast<double>(max_bytes - store.Bytes() - held) / 2;
+            static_cast<double>(max_bytes - store.HeldBytes() - held) / 2;
         const double fit =
             left / (successors_per_state * static_cast<double>(width + 64));
         states =
@@ -409,7 +409,7 @@ Exploration<M> Explore(const M& model,
       }
 
       // 1. Generate.
-      const std::uint64_t store_bytes = store.Bytes();
+      const std::uint64_t store_bytes = store.HeldBytes();
       over = false;
       pool.ForEach(n_chunks, [&](std::size_t c) {
         // Kept by the thread from chunk to chunk (growing it anew for each
@@ -563,7 +563,7 @@ Exploration<M> Explore(const M& model,
         result.stop = Stop::kMaxMemory;
       }
       store.Resize(end_id);
-      peak = std::max<std::uint64_t>(peak, store.Bytes() + held);
+      peak = std::max<std::uint64_t>(peak, store.HeldBytes() + held);
       pool.ForEach(n_chunks, [&](std::size_t c) {
         Chunk& chunk = chunks[c];
         std::size_t id = first_id[c];
@@ -664,7 +664,7 @@ Exploration<M> Explore(const M& model,
     // A graph of an incomplete search would show states whose successors
     // are unknown as dead ends; only a complete one is worth keeping.
     if (!result.graph_over_limit && result.complete()) {
-      const std::uint64_t store_bytes = store.Bytes();
+      const std::uint64_t store_bytes = store.HeldBytes();
       std::uint64_t budget = options.graph_bytes_limit.value_or(max_bytes);
       budget = std::min(budget,
                         max_bytes > store_bytes ? max_bytes - store_bytes : 0);

@@ -204,16 +204,20 @@ class VisitedStore {
     pending_[shard].clear();
   }
 
-  // What the store holds: keys, parents, tables, and the bookkeeping of
-  // a deduplication.
+  // The store's size: keys, parents and tables.
   std::size_t Bytes() const {
     std::size_t bytes = keys_.Bytes() + parents_.Bytes();
-    for (std::size_t s = 0; s < kShards; ++s) {
-      bytes += tables_[s].Bytes() + pending_[s].capacity() * sizeof(Pending);
-    }
+    for (const StateTable& t : tables_) bytes += t.Bytes();
     return bytes;
   }
-  // At most what Bytes() would be during a Deduplicate of `incoming[s]`
+  // All it holds: Bytes() and the bookkeeping a deduplication keeps for
+  // the next one.
+  std::size_t HeldBytes() const {
+    std::size_t bytes = Bytes();
+    for (const auto& p : pending_) bytes += p.capacity() * sizeof(Pending);
+    return bytes;
+  }
+  // At most what HeldBytes() would be during a Deduplicate of `incoming[s]`
   // candidates for each shard s, counting the old slots a growing table
   // holds while it moves them (one table at a time per thread; counted
   // for the largest).
@@ -232,7 +236,7 @@ class VisitedStore {
     }
     return bytes + moving;
   }
-  // Ids that fit without allocating, and what Bytes() would be after
+  // Ids that fit without allocating, and what HeldBytes() would be after
   // Resize(n).
   std::size_t Capacity() const {
     return std::min(keys_.capacity(), parents_.capacity());

@@ -146,10 +146,23 @@ TEST_CASE("the explorer keeps the graph only within its memory limits") {
   CHECK(dropped.graph_over_memory);
   CHECK_FALSE(dropped.graph_over_limit);
   CHECK(dropped.complete());
-  // The search's own limit counts the graph with the store.
-  options.graph_bytes_limit.reset();
-  options.max_bytes = kept.stats.store_bytes + bytes - 1;
-  const auto over = oc::explorer::Explore<Chain>(Chain{}, {}, options);
+}
+
+TEST_CASE("the search's memory limit counts the graph with the store") {
+  const Chain chain{200};
+  oc::explorer::Options options;
+  options.graph_limit = 200;
+  const auto kept = oc::explorer::Explore<Chain>(chain, {}, options);
+  REQUIRE(kept.graph.has_value());
+  CHECK(kept.stats.peak_bytes >= kept.stats.store_bytes + kept.graph->Bytes());
+  options.graph_limit = 0;
+  const auto plain = oc::explorer::Explore<Chain>(chain, {}, options);
+  CHECK_FALSE(plain.graph.has_value());
+  CHECK(plain.stats.graph_bytes == 0);
+  // Room for the search, not for its graph of some 8 KB as well.
+  options.graph_limit = 200;
+  options.max_bytes = plain.stats.peak_bytes + 1024;
+  const auto over = oc::explorer::Explore<Chain>(chain, {}, options);
   CHECK(over.complete());
   CHECK_FALSE(over.graph.has_value());
   CHECK(over.graph_over_memory);
