@@ -7,7 +7,8 @@
 // out_degree(v) is the number of enabled actions, and v's out-edges come in
 // the model's successor order.
 //
-// Compact on purpose (a State per vertex cost about 14 KB each): per vertex
+// Compact on purpose (a Boost adjacency list with a State per vertex took
+// about 14 KB per state with its edges, 655 MB for 45,229 states): per vertex
 // only the state's encoding (Model::Encode, EncodedSize() bytes, end to end
 // in one array), a flag byte and where its edges begin; per edge a 32-bit
 // target and the action, in compressed sparse row form (the out-edges of v
