@@ -87,7 +87,7 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
         CheckOptions options;
         options.graph_limit = 0;  // measure the search, not the graph
         options.max_states = flags.max_states;
-        options.max_store_bytes =
+        options.max_bytes =
             flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
         options.threads = threads;
         options.symmetry = symmetry;

@@ -127,8 +127,9 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     CheckOptions options;
     options.max_depth = flags.max_depth;
     options.max_states = flags.max_states;
-    options.max_store_bytes =
+    options.max_bytes =
         flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
+    if (flags.graph_memory) options.graph_bytes_limit = *flags.graph_memory;
     if (flags.stop_at_first) options.stop_at_first_violation = true;
     options.threads = flags.threads;
     options.symmetry = !flags.no_symmetry;

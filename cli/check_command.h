@@ -22,8 +22,8 @@ struct CheckFlags {
   std::vector<std::string> paths;
   std::optional<int> max_depth;             // none: the scenario's own
   std::optional<std::uint64_t> max_states;  // none: the scenario's own
-  // Stop a search whose visited store reaches this many bytes; none:
-  // DefaultMemoryLimit().
+  // Stop a search before it holds more than this many bytes (store,
+  // buffers, graph); none: DefaultMemoryLimit().
   std::optional<std::uint64_t> max_memory;
   bool stop_at_first = false;
   int threads = 0;           // 0: every hardware thread
@@ -34,6 +34,9 @@ struct CheckFlags {
   std::optional<std::string> save_traces;  // write regression scenarios
   std::optional<std::string> graph;        // write the state graph (DOT)
   std::uint64_t graph_limit = 5000;        // largest graph --graph draws
+  // Keep the state graph only if it fits in this many bytes; none:
+  // CheckOptions' default (256 MiB).
+  std::optional<std::uint64_t> graph_memory;
   // Print `::error` annotations for unexpected outcomes (set when the
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;

@@ -83,7 +83,7 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
     // stops cleanly; its counterexamples are still replayed, without
     // further paths (the graph is kept only for small searches anyway).
     CheckOptions check;
-    check.max_store_bytes = DefaultMemoryLimit();
+    check.max_bytes = DefaultMemoryLimit();
     check.cancel = interrupt.flag();
     Result<ScenarioResult> checked = CheckScenario(scenario, check);
     if (!checked.ok()) {

@@ -58,9 +58,10 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   check
       ->add_option("--max-memory", flags.max_memory,
-                   "Stop a search whose visited store reaches this size "
-                   "(e.g. 4GB; default: three quarters of the available "
-                   "memory); the search is then incomplete (exit code 3)")
+                   "Stop a search before it holds more than this size: its "
+                   "visited store, its buffers and its graph (e.g. 4GB; "
+                   "default: three quarters of the available memory); the "
+                   "search is then incomplete (exit code 3)")
       ->transform(CLI::AsSizeValue(false));
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
@@ -99,6 +100,12 @@ int main(int argc, char** argv) {
                    "Largest graph --graph draws, in states")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  check
+      ->add_option("--graph-memory", flags.graph_memory,
+                   "Keep the state graph (for the point of no return and "
+                   "--graph) only if it fits in this size (default 256MiB; "
+                   "0: never keep it)")
+      ->transform(CLI::AsSizeValue(false));
 
   oc::BenchFlags bench_flags;
   CLI::App* bench = app.add_subcommand(
@@ -111,7 +118,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench
       ->add_option("--max-memory", bench_flags.max_memory,
-                   "Stop a search whose visited store reaches this size")
+                   "Stop a search before it holds more than this size")
       ->transform(CLI::AsSizeValue(false));
   bench->add_flag("--json", bench_flags.json,
                   "One JSON object per scenario and line, to compare across "

@@ -8,25 +8,25 @@
 namespace oc::conform {
 namespace {
 
-using Graph = explorer::StateGraph<State, Action>;
-using Vertex = Graph::vertex_descriptor;
-using Edge = Graph::edge_descriptor;
+using Graph = explorer::StateGraph<OutboxModel>;
+using Vertex = Graph::Vertex;
+using Edge = Graph::Edge;
 
 // Breadth-first tree of the graph from vertex 0: the edge that first
 // reached each vertex.
 std::vector<std::optional<Edge>> ParentEdges(const Graph& g) {
-  std::vector<std::optional<Edge>> parent(boost::num_vertices(g));
-  std::vector<bool> seen(boost::num_vertices(g), false);
+  std::vector<std::optional<Edge>> parent(g.num_vertices());
+  std::vector<bool> seen(g.num_vertices(), false);
   std::deque<Vertex> queue = {0};
   seen[0] = true;
   while (!queue.empty()) {
     const Vertex v = queue.front();
     queue.pop_front();
-    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-      const Vertex t = boost::target(*it, g);
+    for (Edge e = g.out_begin(v); e != g.out_end(v); ++e) {
+      const Vertex t = g.target(e);
       if (seen[t]) continue;
       seen[t] = true;
-      parent[t] = *it;
+      parent[t] = e;
       queue.push_back(t);
     }
   }
@@ -107,37 +107,34 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
   }
   if (result.exploration.graph) {
     const Graph& g = *result.exploration.graph;
-    auto class_of = [&](const Edge& e) {
-      return model.ActionClass(g[boost::source(e, g)].state, g[e].action,
-                               g[boost::target(e, g)].state);
-    };
-    for (auto [it, end] = boost::edges(g); it != end; ++it) {
-      fires[class_of(*it)] = true;
+    // Each edge's action class, worked out once (states are decoded on
+    // demand).
+    std::vector<std::size_t> edge_class(g.num_edges());
+    for (Vertex v = 0; v < g.num_vertices(); ++v) {
+      const State from = g.state(model, v);
+      for (Edge e = g.out_begin(v); e != g.out_end(v); ++e) {
+        edge_class[e] =
+            model.ActionClass(from, g.action(e), g.state(model, g.target(e)));
+        fires[edge_class[e]] = true;
+      }
     }
+    auto class_of = [&](Edge e) { return edge_class[e]; };
     const std::vector<std::optional<Edge>> parent = ParentEdges(g);
-    // taken[v][k]: the k-th out-edge of vertex v is on a further path.
-    std::vector<std::vector<bool>> taken(boost::num_vertices(g));
-    for (Vertex v = 0; v < taken.size(); ++v) {
-      taken[v].resize(boost::out_degree(v, g), false);
-    }
-    auto take = [&](Vertex v, std::size_t k, const Edge& e) {
-      taken[v][k] = true;
+    // taken[e]: edge e is on a further path.
+    std::vector<bool> taken(g.num_edges(), false);
+    auto take = [&](Vertex, std::size_t, const Edge& e) {
+      taken[e] = true;
       covered[class_of(e)] = true;
     };
     auto edge_index = [&](const Edge& e) {
-      std::size_t k = 0;
-      for (auto [it, end] = boost::out_edges(boost::source(e, g), g);
-           it != end && *it != e; ++it) {
-        ++k;
-      }
-      return k;
+      return e - g.out_begin(g.source(e));
     };
     // The first edge, in vertex and edge order, that `wanted` accepts.
     auto first_edge = [&](auto wanted) -> std::optional<Edge> {
-      for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
+      for (Vertex v = 0; v < g.num_vertices(); ++v) {
         std::size_t k = 0;
-        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it, ++k) {
-          if (wanted(v, k, *it)) return *it;
+        for (Edge e = g.out_begin(v); e != g.out_end(v); ++e, ++k) {
+          if (wanted(v, k, e)) return e;
         }
       }
       return std::nullopt;
@@ -145,38 +142,36 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
     auto new_class = [&](Vertex, std::size_t, const Edge& e) {
       return !covered[class_of(e)];
     };
-    auto new_edge = [&](Vertex v, std::size_t k, const Edge&) {
-      return !taken[v][k];
+    auto new_edge = [&](Vertex, std::size_t, const Edge& e) {
+      return !taken[e];
     };
     for (int n = 1; n <= further_paths; ++n) {
       std::optional<Edge> target = first_edge(new_class);
       if (!target) target = first_edge(new_edge);
       if (!target) break;
       std::vector<Edge> edges;
-      for (Vertex v = boost::source(*target, g); parent[v];
-           v = boost::source(*parent[v], g)) {
+      for (Vertex v = g.source(*target); parent[v]; v = g.source(*parent[v])) {
         edges.insert(edges.begin(), *parent[v]);
       }
       edges.push_back(*target);
       std::set<Vertex> on_path = {0};
       for (const Edge& e : edges) {
-        on_path.insert(boost::target(e, g));
-        take(boost::source(e, g), edge_index(e), e);
+        on_path.insert(g.target(e));
+        take(g.source(e), edge_index(e), e);
       }
-      Vertex at = boost::target(*target, g);
+      Vertex at = g.target(*target);
       while (edges.size() < kMaxPathLength) {
         std::optional<Edge> next;
         std::size_t next_k = 0;
         for (auto accept : {0, 1, 2}) {
           std::size_t k = 0;
-          for (auto [it, end] = boost::out_edges(at, g); it != end && !next;
+          for (Edge it = g.out_begin(at); it != g.out_end(at) && !next;
                ++it, ++k) {
-            const bool ok = accept == 0 ? new_class(at, k, *it)
-                            : accept == 1
-                                ? new_edge(at, k, *it)
-                                : !on_path.count(boost::target(*it, g));
+            const bool ok = accept == 0   ? new_class(at, k, it)
+                            : accept == 1 ? new_edge(at, k, it)
+                                          : !on_path.count(g.target(it));
             if (ok) {
-              next = *it;
+              next = it;
               next_k = k;
             }
           }
@@ -185,14 +180,14 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
         if (!next) break;
         edges.push_back(*next);
         take(at, next_k, *next);
-        at = boost::target(*next, g);
+        at = g.target(*next);
         on_path.insert(at);
       }
       Trace trace;
-      trace.states.push_back(g[0].state);
+      trace.states.push_back(g.state(model, 0));
       for (const Edge& e : edges) {
-        trace.actions.push_back(g[e].action);
-        trace.states.push_back(g[boost::target(e, g)].state);
+        trace.actions.push_back(g.action(e));
+        trace.states.push_back(g.state(model, g.target(e)));
       }
       add(fmt::format("explored path {}", n), std::move(trace));
     }

@@ -39,10 +39,11 @@ struct PathSelection {
   // of the limit, or a walk that missed them), in class order.
   std::vector<std::string> covered;
   std::vector<std::string> uncovered;
-  // Set when the search kept no graph (too many states): the further
-  // paths ("walked path N") were then walked through the model's
-  // successors, preferring uncovered classes and untaken actions, without
-  // the graph's shortest prefixes; coverage is of what they took.
+  // Set when the search kept no graph (too many states, or too many
+  // bytes): the further paths ("walked path N") were then walked through
+  // the model's successors, preferring uncovered classes and untaken
+  // actions, without the graph's shortest prefixes; coverage is of what
+  // they took.
   bool no_graph = false;
 };
 

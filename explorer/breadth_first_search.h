@@ -26,6 +26,18 @@
 //     properties on them and renumber the shard entries.
 // Only counts, sums and "first in order" choices cross threads, so counts,
 // verdicts and traces are those of a one-thread search in the same order.
+// Where batches begin does not change them either, which lets a batch that
+// would not fit the memory limit be tried again smaller.
+//
+// Memory (Options::max_bytes): the search counts what its buffers hold
+// (the store, and each chunk's buffers and successor list, by capacity).
+// A thread checks before a chunk's buffers grow and after each state's
+// successors are generated; the deduplication and the commit check before
+// the store grows. A batch that would pass the limit is dropped and tried
+// again with a quarter of its states; a batch of one state that does not
+// fit stops the search (Stop::kMaxMemory). So the search holds at most the
+// limit plus one state's successors per thread; where near the limit it
+// stops can depend on thread timing.
 //
 // Thread safety: Explore is reentrant; the model and properties are only
 // read, from several threads at once (they must be thread-safe).
@@ -45,6 +57,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <thread>
@@ -67,10 +80,12 @@ struct Options {
   std::optional<int> max_depth;
   // Stop once this many distinct states are stored (default: no limit).
   std::optional<std::uint64_t> max_states;
-  // Stop once the visited store reaches this many bytes (default: no
-  // limit), so that a search ends cleanly, incomplete, instead of being
-  // killed for want of memory.
-  std::optional<std::uint64_t> max_store_bytes;
+  // Stop before the search holds more than this many bytes (default: no
+  // limit), so that it ends cleanly, incomplete, instead of being killed
+  // for want of memory. Counted: the visited store, the buffers of the
+  // batch being expanded, and the graph (see graph_limit). Held to within
+  // one state's successors per thread (see the design above).
+  std::optional<std::uint64_t> max_bytes;
   // Stop at the shortest violation of any property (default: find the
   // shortest violation of each, and explore everything).
   bool stop_at_first_violation = false;
@@ -79,8 +94,12 @@ struct Options {
   std::function<void(const Stats&)> on_progress;
   std::uint64_t progress_every = 1 << 16;
   // Keep the explored graph (Exploration::graph) if the state space has at
-  // most this many states; 0 (default): do not keep it.
+  // most this many states; 0 (default): do not keep it. Nor is it kept
+  // when it would need more than graph_bytes_limit bytes (default: no
+  // limit), or when with the store it would pass max_bytes
+  // (Exploration::graph_over_memory).
   std::uint64_t graph_limit = 0;
+  std::optional<std::uint64_t> graph_bytes_limit;
   // Threads to search on; 0 (default): every hardware thread.
   int threads = 0;
   // Store one state per symmetry orbit, when the model declares a
@@ -111,8 +130,9 @@ struct Hit {
   auto Order() const { return std::tuple(parent, successor, phase, property); }
 };
 
-// What one chunk of a batch produced.
-struct Chunk {
+// What one chunk of a batch produced. Chunks sit in one array and are
+// written by different threads: each on its own cache lines.
+struct alignas(64) Chunk {
   std::vector<std::uint8_t> keys;  // `width` bytes per candidate
   std::vector<std::uint64_t> hashes;
   std::vector<std::uint32_t> parents, successor_index;
@@ -123,6 +143,47 @@ struct Chunk {
   std::vector<std::uint64_t> action_counts;
   std::uint64_t transitions = 0, terminal = 0, dead_ends = 0, states = 0;
   bool depth_limited = false;
+  std::size_t accounted = 0;  // Bytes() as last added to the search's count
+  std::size_t by_shard_bytes = 0;  // by_shard's capacities, kept as they grow
+
+  // What the buffers hold, by capacity.
+  std::size_t Bytes() const {
+    std::size_t bytes =
+        keys.capacity() + (hashes.capacity() + action_counts.capacity()) * 8 +
+        (parents.capacity() + successor_index.capacity() + ids.capacity()) * 4 +
+        fresh.capacity() + hits.capacity() * sizeof(Hit);
+    return bytes + by_shard_bytes;
+  }
+  // Bytes() once the per-candidate buffers have room for `candidates`,
+  // growing by an eighth at least (a small step keeps the slack small).
+  std::size_t BytesAfterReserve(std::size_t candidates,
+                                std::size_t width) const {
+    if (candidates <= hashes.capacity()) return Bytes();
+    return Bytes() + (GrownCapacity(candidates) - hashes.capacity()) *
+                         (width + 8 + 4 + 4 + 1 + 4);
+  }
+  // What making room for `candidates` adds, with the old buffers that a
+  // reallocation holds while it copies them.
+  std::size_t GrowthBytes(std::size_t candidates, std::size_t width) const {
+    if (candidates <= hashes.capacity()) return 0;
+    return BytesAfterReserve(candidates, width) - Bytes() +
+           hashes.capacity() * (width + 8 + 4 + 4 + 1 + 4);
+  }
+  std::size_t GrownCapacity(std::size_t candidates) const {
+    return std::max(candidates, hashes.capacity() + hashes.capacity() / 8);
+  }
+  void Reserve(std::size_t candidates, std::size_t width) {
+    if (candidates <= hashes.capacity()) return;
+    const std::size_t n = GrownCapacity(candidates);
+    keys.reserve(n * width);
+    hashes.reserve(n);
+    parents.reserve(n);
+    successor_index.reserve(n);
+    fresh.reserve(n);
+    ids.reserve(n);
+  }
+  // Frees every buffer (after a batch that did not fit).
+  void Release() { *this = Chunk(); }
 
   void Clear(std::size_t classes) {
     keys.clear();
@@ -294,6 +355,27 @@ Exploration<M> Explore(const M& model,
 
   std::vector<Chunk> chunks;
   std::vector<bool> known(properties.size());  // found before this batch
+  const std::uint64_t max_bytes =
+      options.max_bytes.value_or(std::numeric_limits<std::uint64_t>::max());
+  // What the chunks' buffers and successor lists hold (the sum of their
+  // `accounted`), kept up to date by the threads as the buffers grow.
+  std::atomic<std::uint64_t> held{0};
+  std::atomic<bool> over{false};  // this batch would pass max_bytes
+  std::uint64_t peak = store.HeldBytes();
+  // States per batch: kBatch, less after a batch that did not fit.
+  std::size_t batch_states = detail::kBatch;
+  // Successors per state in the last batch, to size the next one to the
+  // memory left (so that batches are rarely dropped: freed buffers are
+  // not always given back to the system).
+  double successors_per_state = 0;
+  // Frees a batch that did not fit; true if a smaller one is worth a try.
+  auto drop_batch = [&](std::size_t states) {
+    for (Chunk& chunk : chunks) chunk.Release();
+    held = 0;
+    if (states <= 1) return false;
+    batch_states = std::max<std::size_t>(1, states / 4);
+    return true;
+  };
   std::uint64_t expanded = 0, next_progress = options.progress_every;
   std::size_t counted = 0;  // states below this id are in stats.states
   std::size_t level_begin = 0;
@@ -306,10 +388,8 @@ Exploration<M> Explore(const M& model,
     const bool at_depth_limit =
         options.max_depth && depth >= *options.max_depth;
     for (std::size_t batch = level_begin;
-         batch < level_end && result.stop == Stop::kComplete;
-         batch += detail::kBatch) {
-      if (options.max_store_bytes &&
-          store.Bytes() >= *options.max_store_bytes) {
+         batch < level_end && result.stop == Stop::kComplete;) {
+      if (store.HeldBytes() + held >= max_bytes) {
         result.stop = Stop::kMaxMemory;
         break;
       }
@@ -317,26 +397,63 @@ Exploration<M> Explore(const M& model,
         result.stop = Stop::kInterrupted;
         break;
       }
-      const std::size_t batch_end = std::min(level_end, batch + detail::kBatch);
+      std::size_t states = batch_states;
+      if (options.max_bytes && successors_per_state > 0) {
+        // Half the memory left, at about width + 64 bytes per candidate
+        // (its buffers, its share of the tables and deduplication).
+        const double left =
+            static_cast<double>(max_bytes - store.HeldBytes() - held) / 2;
+        const double fit =
+            left / (successors_per_state * static_cast<double>(width + 64));
+        states =
+            std::clamp<std::size_t>(static_cast<std::size_t>(fit), 1, states);
+      }
+      const std::size_t batch_end = std::min(level_end, batch + states);
+      const std::size_t chunk_states = std::min(detail::kChunk, states);
       const std::size_t n_chunks =
-          (batch_end - batch + detail::kChunk - 1) / detail::kChunk;
+          (batch_end - batch + chunk_states - 1) / chunk_states;
       if (chunks.size() < n_chunks) chunks.resize(n_chunks);
       for (std::size_t p = 0; p < properties.size(); ++p) {
         known[p] = found[p].has_value();
       }
 
       // 1. Generate.
+      const std::uint64_t store_bytes = store.HeldBytes();
+      over = false;
       pool.ForEach(n_chunks, [&](std::size_t c) {
+        // Kept by the thread from chunk to chunk (growing it anew for each
+        // chunk costs time); counted while this chunk uses it.
         thread_local std::vector<std::pair<Action, State>> successors;
+        successors.clear();
+        bool using_successors = true;
         Chunk& chunk = chunks[c];
         chunk.Clear(classes);
-        const std::size_t first = batch + c * detail::kChunk;
-        const std::size_t last = std::min(batch_end, first + detail::kChunk);
+        // Brings `held` up to what the chunk holds now.
+        auto account = [&] {
+          const std::size_t now =
+              chunk.Bytes() +
+              (using_successors ? successors.capacity() * sizeof(successors[0])
+                                : 0);
+          if (now > chunk.accounted) {
+            held += now - chunk.accounted;
+          } else if (now < chunk.accounted) {
+            held -= chunk.accounted - now;
+          }
+          chunk.accounted = now;
+        };
+        auto fits = [&](std::size_t more) {
+          return store_bytes + held.load(std::memory_order_relaxed) + more <=
+                 max_bytes;
+        };
+        const std::size_t first = batch + c * chunk_states;
+        const std::size_t last = std::min(batch_end, first + chunk_states);
         for (std::size_t i = first; i < last; ++i) {
+          if (over.load(std::memory_order_relaxed)) break;
           const auto id = static_cast<std::uint32_t>(i);
           const State current = model.Decode(store.at(id));
           successors.clear();
           model.Successors(current, successors);
+          account();
           // The state stands for its orbit: its states, and their
           // transitions (counted here, where every stored state passes
           // once; states never expanded are counted at the end).
@@ -360,6 +477,13 @@ Exploration<M> Explore(const M& model,
             chunk.depth_limited = true;
             continue;
           }
+          // Room for this state's candidates, checked before it is made.
+          const std::size_t room = chunk.hashes.size() + successors.size();
+          if (!fits(chunk.GrowthBytes(room, width))) {
+            over = true;
+            break;
+          }
+          chunk.Reserve(room, width);
           for (std::uint32_t j = 0; j < successors.size(); ++j) {
             const auto& [action, next] = successors[j];
             chunk.transitions += weight;
@@ -381,13 +505,24 @@ Exploration<M> Explore(const M& model,
             chunk.hashes.push_back(hash);
             chunk.parents.push_back(id);
             chunk.successor_index.push_back(j);
-            chunk.by_shard[VisitedStore::ShardOf(hash)].push_back(
-                static_cast<std::uint32_t>(k));
+            auto& shard = chunk.by_shard[VisitedStore::ShardOf(hash)];
+            const std::size_t capacity = shard.capacity();
+            shard.push_back(static_cast<std::uint32_t>(k));
+            chunk.by_shard_bytes += (shard.capacity() - capacity) * 4;
           }
+          account();
         }
         chunk.fresh.assign(chunk.hashes.size(), 0);
         chunk.ids.assign(chunk.hashes.size(), VisitedStore::kNoParent);
+        using_successors = false;
+        account();
       });
+      if (over) {
+        if (drop_batch(batch_end - batch)) continue;
+        result.stop = Stop::kMaxMemory;
+        break;
+      }
+      peak = std::max<std::uint64_t>(peak, store_bytes + held);
 
       // 2. Deduplicate, shard by shard, candidates in serial order.
       std::array<std::size_t, VisitedStore::kShards> per_shard{};
@@ -396,6 +531,15 @@ Exploration<M> Explore(const M& model,
           per_shard[s] += chunks[c].by_shard[s].size();
         }
       }
+      // The shards' tables grow first: for every candidate, at worst.
+      const std::uint64_t deduplicating =
+          store.BytesToDeduplicate(per_shard) + held;
+      if (deduplicating > max_bytes) {
+        if (drop_batch(batch_end - batch)) continue;
+        result.stop = Stop::kMaxMemory;
+        break;
+      }
+      peak = std::max(peak, deduplicating);
       pool.ForEach(VisitedStore::kShards, [&](std::size_t s) {
         store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
           Chunk& chunk = chunks[c];
@@ -421,7 +565,14 @@ Exploration<M> Explore(const M& model,
         end_id = std::max<std::size_t>(store.size(), limit);
         result.stop = Stop::kMaxStates;
       }
+      // The deduplication left provisional entries: the batch cannot be
+      // tried again, so what does not fit ends the search.
+      if (store.BytesAfterResize(end_id) + held > max_bytes) {
+        end_id = std::max(store.size(), std::min(end_id, store.Capacity()));
+        result.stop = Stop::kMaxMemory;
+      }
       store.Resize(end_id);
+      peak = std::max<std::uint64_t>(peak, store.HeldBytes() + held);
       pool.ForEach(n_chunks, [&](std::size_t c) {
         Chunk& chunk = chunks[c];
         std::size_t id = first_id[c];
@@ -449,8 +600,10 @@ Exploration<M> Explore(const M& model,
 
       // Sums, and the violations in serial order.
       std::vector<Hit> hits;
+      std::size_t candidates = 0;
       for (std::size_t c = 0; c < n_chunks; ++c) {
         const Chunk& chunk = chunks[c];
+        candidates += chunk.hashes.size();
         result.stats.states += chunk.states;
         result.stats.transitions += chunk.transitions;
         result.stats.terminal_states += chunk.terminal;
@@ -464,6 +617,10 @@ Exploration<M> Explore(const M& model,
       record_hits(hits);
       expanded += batch_end - batch;
       counted = batch_end;
+      successors_per_state = static_cast<double>(candidates) /
+                             static_cast<double>(batch_end - batch);
+      batch = batch_end;
+      batch_states = std::min(detail::kBatch, batch_states * 2);
       if (options.on_progress && expanded >= next_progress) {
         next_progress = expanded + options.progress_every;
         result.stats.stored_states = store.size();
@@ -510,14 +667,27 @@ Exploration<M> Explore(const M& model,
   }
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
+  std::vector<Chunk>().swap(chunks);
   if (options.graph_limit > 0) {
     result.graph_over_limit = result.stats.states > options.graph_limit;
     // A graph of an incomplete search would show states whose successors
     // are unknown as dead ends; only a complete one is worth keeping.
     if (!result.graph_over_limit && result.complete()) {
-      result.graph = BuildStateGraph(model, result.stats.states);
+      const std::uint64_t store_bytes = store.HeldBytes();
+      std::uint64_t budget = options.graph_bytes_limit.value_or(max_bytes);
+      budget = std::min(budget,
+                        max_bytes > store_bytes ? max_bytes - store_bytes : 0);
+      result.graph = BuildStateGraph(model, budget, result.stats.states,
+                                     result.stats.transitions);
+      if (result.graph) {
+        result.stats.graph_bytes = result.graph->Bytes();
+        peak = std::max(peak, store_bytes + result.stats.graph_bytes);
+      } else {
+        result.graph_over_memory = true;
+      }
     }
   }
+  result.stats.peak_bytes = peak;
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

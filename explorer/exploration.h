@@ -28,6 +28,11 @@ struct Stats {
   std::uint64_t stored_states = 0;  // what the visited store holds: states,
                                     // or one per orbit under symmetry
   std::uint64_t store_bytes = 0;    // the visited store's size
+  // The most the search held at once, in bytes: the visited store and the
+  // buffers of the level being expanded (what Options::max_bytes caps),
+  // then the kept graph with the store (StateGraph::Bytes()).
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t graph_bytes = 0;  // the kept graph's size; 0: none kept
 };
 
 // Why a search did not cover the whole state space. A search stopped by a
@@ -37,7 +42,7 @@ enum class Stop {
   kMaxDepth,        // a state at the depth limit had successors
   kMaxStates,       // the state limit was reached
   kFirstViolation,  // stop_at_first_violation found one
-  kMaxMemory,       // the visited store reached its memory limit
+  kMaxMemory,       // the search's buffers reached their memory limit
   kInterrupted,     // Options::cancel was set (a signal, say)
 };
 
@@ -78,9 +83,13 @@ struct Exploration {
   std::vector<std::uint64_t> action_counts;
 
   // The whole explored graph, when Options::graph_limit asked for it and the
-  // search stayed within the limit; graph_over_limit says it did not.
-  std::optional<StateGraph<typename M::State, typename M::Action>> graph;
+  // search stayed within the limit; graph_over_limit says it did not, and
+  // graph_over_memory that the graph would have passed
+  // Options::graph_bytes_limit or, with the search's own bytes,
+  // Options::max_bytes.
+  std::optional<StateGraph<M>> graph;
   bool graph_over_limit = false;
+  bool graph_over_memory = false;
 
   bool complete() const { return stop == Stop::kComplete; }
 };

@@ -12,22 +12,45 @@
 #ifndef OUTBOX_CHECK_EXPLORER_INEVITABILITY_H_
 #define OUTBOX_CHECK_EXPLORER_INEVITABILITY_H_
 
-#include <boost/graph/adjacency_list.hpp>
+#include <cstddef>
 #include <vector>
 
 namespace oc::explorer {
 
+// `g` offers num_vertices(), num_edges(), out_begin(v) and out_end(v) (its
+// out-edges are the edge ids in between, edges numbered 0 .. num_edges() -
+// 1) and target(e), as StateGraph does.
 // `bad_state(v)`: vertex v itself violates (a safety violation, or an
 // at-rest violation in a terminal state). `bad_edge(e)`: the transition e
 // violates (transition invariants). Returns doomed[v] for every vertex.
 template <class Graph, class BadState, class BadEdge>
 std::vector<bool> DoomedStates(const Graph& g, BadState bad_state,
                                BadEdge bad_edge) {
-  const std::size_t n = boost::num_vertices(g);
+  const std::size_t n = g.num_vertices();
   std::vector<bool> doomed(n, false);
   // Transitions out of v that do not yet lead into doom.
   std::vector<std::size_t> open(n, 0);
   std::vector<std::size_t> work;
+  std::vector<bool> bad(g.num_edges());
+  for (std::size_t e = 0; e < bad.size(); ++e) bad[e] = bad_edge(e);
+  // The graph keeps out-edges only: the transitions into each vertex that
+  // can spread doom (not bad themselves), as sources grouped by target.
+  std::vector<std::size_t> in_begin(n + 1, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (auto e = g.out_begin(v); e != g.out_end(v); ++e) {
+      if (!bad[e]) ++in_begin[g.target(e) + 1];
+    }
+  }
+  for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
+  std::vector<std::size_t> sources(in_begin[n]);
+  {
+    std::vector<std::size_t> at(in_begin.begin(), in_begin.end() - 1);
+    for (std::size_t v = 0; v < n; ++v) {
+      for (auto e = g.out_begin(v); e != g.out_end(v); ++e) {
+        if (!bad[e]) sources[at[g.target(e)]++] = v;
+      }
+    }
+  }
   for (std::size_t v = 0; v < n; ++v) {
     if (bad_state(v)) {
       doomed[v] = true;
@@ -35,11 +58,11 @@ std::vector<bool> DoomedStates(const Graph& g, BadState bad_state,
       continue;
     }
     std::size_t count = 0;
-    for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
-      if (!bad_edge(*e)) ++count;
+    for (auto e = g.out_begin(v); e != g.out_end(v); ++e) {
+      if (!bad[e]) ++count;
     }
     open[v] = count;
-    if (count == 0 && boost::out_degree(v, g) > 0) {
+    if (count == 0 && g.out_end(v) != g.out_begin(v)) {
       doomed[v] = true;  // every way out violates on the way
       work.push_back(v);
     }
@@ -47,9 +70,9 @@ std::vector<bool> DoomedStates(const Graph& g, BadState bad_state,
   while (!work.empty()) {
     const std::size_t v = work.back();
     work.pop_back();
-    for (auto [e, end] = boost::in_edges(v, g); e != end; ++e) {
-      const std::size_t u = boost::source(*e, g);
-      if (doomed[u] || bad_edge(*e)) continue;
+    for (std::size_t i = in_begin[v]; i < in_begin[v + 1]; ++i) {
+      const std::size_t u = sources[i];
+      if (doomed[u]) continue;
       if (--open[u] == 0) {
         doomed[u] = true;
         work.push_back(u);

@@ -1,83 +1,200 @@
 // The explored state graph, kept for small searches so that analyses (the
 // point of no return) and drawings (Graphviz) can see every state and edge.
 //
-// A Boost.Graph adjacency list: vertex i is the i-th distinct state in
-// breadth-first order (vertex 0 is the initial state), and each edge is one
-// transition labelled with its action. Duplicate transitions into known
-// states are edges too, so out_degree(v) is the number of enabled actions.
+// Vertex v is the v-th distinct state in breadth-first order (vertex 0 is
+// the initial state), and each edge is one transition labelled with its
+// action. Duplicate transitions into known states are edges too, so
+// out_degree(v) is the number of enabled actions, and v's out-edges come in
+// the model's successor order.
+//
+// Compact on purpose (a Boost adjacency list with a State per vertex took
+// about 14 KB per state with its edges, 655 MB for 45,229 states): per vertex
+// only the state's encoding (Model::Encode, EncodedSize() bytes, end to end
+// in one array), a flag byte and where its edges begin; per edge a 32-bit
+// target and the action, in compressed sparse row form (the out-edges of v
+// are the edge ids out_begin(v) .. out_end(v) - 1); and a hash index from
+// encodings to vertices (Find). States are decoded on demand, by the model
+// the graph was built from. Bytes() is what all of it holds.
+//
+// A value type; reading it from several threads at once is safe.
 
 #ifndef OUTBOX_CHECK_EXPLORER_STATE_GRAPH_H_
 #define OUTBOX_CHECK_EXPLORER_STATE_GRAPH_H_
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/unordered/unordered_flat_map.hpp>
-#include <string>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "explorer/model_concept.h"
+#include "explorer/state_table.h"
+#include "explorer/visited_store.h"
+
 namespace oc::explorer {
 
-template <class State>
-struct StateVertex {
-  State state{};
-  bool terminal = false;          // no successor, not a bounded dead end
-  bool bounded_dead_end = false;  // no successor because of the model's bound
-};
-
-template <class Action>
-struct ActionEdge {
-  Action action{};
-};
-
-template <class State, class Action>
-using StateGraph =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
-                          StateVertex<State>, ActionEdge<Action>>;
+template <class M>
+class StateGraph;
 
 // The whole reachable graph of `model` (unreduced), by a plain breadth-first
-// search on this thread. For small state spaces only: it keeps every state.
-// `states`, when known (a search counted them), sizes the vertex list at
-// once: growing it one vertex at a time copies every state over and over.
+// search on this thread; nullopt when it would hold more than `max_bytes`
+// bytes (StateGraph::Bytes()), which are then never allocated at once.
+// `states` and `transitions`, when known (a complete search counted them),
+// size the arrays at once, so that no array is reallocated (a reallocation
+// holds both copies for a moment) and the bytes are known before building.
 template <class M>
-StateGraph<typename M::State, typename M::Action> BuildStateGraph(
-    const M& model, std::size_t states = 0) {
+std::optional<StateGraph<M>> BuildStateGraph(
+    const M& model,
+    std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max(),
+    std::uint64_t states = 0, std::uint64_t transitions = 0);
+
+template <class M>
+class StateGraph {
+ public:
   using State = typename M::State;
   using Action = typename M::Action;
-  StateGraph<State, Action> g(states);
-  std::size_t count = 0;  // vertices that hold a state
-  boost::unordered_flat_map<std::string, std::size_t> ids;
-  ids.reserve(states);
-  std::string key(model.EncodedSize(), '\0');
-  auto vertex = [&](const State& s) {
-    model.Encode(s, reinterpret_cast<std::uint8_t*>(key.data()));
-    const auto [it, fresh] = ids.try_emplace(key, count);
+  using Vertex = std::uint32_t;
+  using Edge = std::size_t;  // an index into the edge arrays
+
+  std::size_t num_vertices() const { return flags_.size(); }
+  std::size_t num_edges() const { return targets_.size(); }
+
+  // The state of vertex v, decoded by `model` (the one the graph was built
+  // from). REQUIRES: v < num_vertices().
+  State state(const M& model, Vertex v) const {
+    return model.Decode(encoding(v));
+  }
+  const std::uint8_t* encoding(Vertex v) const {
+    return encodings_.data() + static_cast<std::size_t>(v) * width_;
+  }
+  // No successor, and not a dead end of the model's bound.
+  bool terminal(Vertex v) const { return flags_[v] & kTerminal; }
+  // No successor because of the model's bound.
+  bool bounded_dead_end(Vertex v) const { return flags_[v] & kBounded; }
+
+  Edge out_begin(Vertex v) const { return edge_begin_[v]; }
+  Edge out_end(Vertex v) const { return edge_begin_[v + 1]; }
+  std::size_t out_degree(Vertex v) const { return out_end(v) - out_begin(v); }
+  Vertex target(Edge e) const { return targets_[e]; }
+  const Action& action(Edge e) const { return actions_[e]; }
+  // The vertex whose out-edge e is (a binary search).
+  Vertex source(Edge e) const {
+    const auto it = std::upper_bound(edge_begin_.begin(), edge_begin_.end(), e);
+    return static_cast<Vertex>(it - edge_begin_.begin() - 1);
+  }
+
+  // The vertex of state `s`, if it is in the graph.
+  std::optional<Vertex> Find(const M& model, const State& s) const {
+    std::vector<std::uint8_t> key(width_);
+    model.Encode(s, key.data());
+    const auto id = index_.Find(HashBytes(key.data(), width_), [&](auto v) {
+      return std::memcmp(encoding(v), key.data(), width_) == 0;
+    });
+    if (!id) return std::nullopt;
+    return static_cast<Vertex>(*id);
+  }
+
+  // Bytes allocated for the graph.
+  std::size_t Bytes() const {
+    return encodings_.capacity() + flags_.capacity() +
+           edge_begin_.capacity() * sizeof(std::uint64_t) +
+           targets_.capacity() * sizeof(Vertex) +
+           actions_.capacity() * sizeof(Action) + index_.Bytes();
+  }
+
+  // What a graph of `vertices` states with encodings of `width` bytes and
+  // `edges` transitions holds once built (Bytes()), to decide before
+  // building whether it fits.
+  static std::uint64_t BytesFor(std::uint64_t vertices, std::uint64_t edges,
+                                std::size_t width) {
+    return vertices * (width + 1 + sizeof(std::uint64_t)) +
+           sizeof(std::uint64_t) + edges * (sizeof(Vertex) + sizeof(Action)) +
+           StateTable::BytesFor(vertices);
+  }
+
+  friend std::optional<StateGraph> BuildStateGraph<M>(const M&, std::uint64_t,
+                                                      std::uint64_t,
+                                                      std::uint64_t);
+
+ private:
+  static constexpr std::uint8_t kTerminal = 1, kBounded = 2;
+
+  std::size_t width_ = 0;
+  std::vector<std::uint8_t> encodings_;    // width_ bytes per vertex
+  std::vector<std::uint8_t> flags_;        // kTerminal | kBounded
+  std::vector<std::uint64_t> edge_begin_;  // num_vertices() + 1 offsets
+  std::vector<Vertex> targets_;            // per edge
+  std::vector<Action> actions_;            // per edge
+  StateTable index_;                       // hash of encoding -> vertex
+};
+
+template <class M>
+std::optional<StateGraph<M>> BuildStateGraph(const M& model,
+                                             std::uint64_t max_bytes,
+                                             std::uint64_t states,
+                                             std::uint64_t transitions) {
+  using State = typename M::State;
+  using Action = typename M::Action;
+  using Vertex = typename StateGraph<M>::Vertex;
+  const std::size_t width = model.EncodedSize();
+  if (StateGraph<M>::BytesFor(states, transitions, width) > max_bytes) {
+    return std::nullopt;
+  }
+  StateGraph<M> g;
+  g.width_ = width;
+  g.encodings_.reserve(states * width);
+  g.flags_.reserve(states);
+  g.edge_begin_.reserve(states + 1);
+  g.targets_.reserve(transitions);
+  g.actions_.reserve(transitions);
+  g.index_.Reserve(states);
+  // Vertices get ids past the one being expanded; the graph's 32-bit
+  // targets and the index's ids leave one value spare.
+  constexpr std::uint64_t kMaxVertices = VisitedStore::kMaxStates;
+  std::vector<std::uint8_t> key(width);
+  bool over = false;
+  auto vertex = [&](const State& s) -> Vertex {
+    model.Encode(s, key.data());
+    const std::uint64_t hash = HashBytes(key.data(), width);
+    g.index_.Reserve(1);
+    StateTable::Slot slot;
+    const auto id = static_cast<std::uint32_t>(g.flags_.size());
+    const auto [found, fresh] = g.index_.FindOrInsert(
+        hash, id,
+        [&](std::uint32_t v) {
+          return std::memcmp(g.encoding(v), key.data(), width) == 0;
+        },
+        &slot);
     if (fresh) {
-      if (count < boost::num_vertices(g)) {
-        g[count].state = s;
-      } else {
-        boost::add_vertex(StateVertex<State>{s}, g);
-      }
-      ++count;
+      g.encodings_.insert(g.encodings_.end(), key.begin(), key.end());
+      g.flags_.push_back(0);
+      if (g.flags_.size() >= kMaxVertices) over = true;
     }
-    return it->second;
+    return found;
   };
   for (const State& s : model.InitialStates()) vertex(s);
   std::vector<std::pair<Action, State>> next;
-  for (std::size_t v = 0; v < count; ++v) {
-    const State s = g[v].state;
+  for (Vertex v = 0; v < g.flags_.size() && !over; ++v) {
+    g.edge_begin_.push_back(g.targets_.size());
+    const State s = g.state(model, v);
     next.clear();
     model.Successors(s, next);
     if (next.empty()) {
-      const bool bounded = model.BlockedByBound(s);
-      g[v].bounded_dead_end = bounded;
-      g[v].terminal = !bounded;
+      g.flags_[v] = model.BlockedByBound(s) ? StateGraph<M>::kBounded
+                                            : StateGraph<M>::kTerminal;
     }
     for (const auto& [action, t] : next) {
-      boost::add_edge(v, vertex(t), ActionEdge<Action>{action}, g);
+      g.targets_.push_back(vertex(t));
+      g.actions_.push_back(action);
     }
+    // Counts that were wrong or missing let the arrays grow: check as it
+    // goes, so that building stops near the limit.
+    if (g.Bytes() > max_bytes) over = true;
   }
-  // A wrong `states` left vertices without a state: start over.
-  if (count != boost::num_vertices(g)) return BuildStateGraph(model);
+  if (over) return std::nullopt;
+  g.edge_begin_.push_back(g.targets_.size());
   return g;
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -31,9 +32,34 @@ class StateTable {
 
   // Makes room for `more` further entries without growing in between.
   void Reserve(std::size_t more) {
-    std::size_t capacity = slots_.empty() ? 16 : slots_.size();
-    while ((size_ + more) * 10 > capacity * 7) capacity *= 2;
+    const std::size_t capacity = CapacityFor(size_ + more, slots_.size());
     if (capacity != slots_.size()) Grow(capacity);
+  }
+  // What Bytes() would be after Reserve(more). (Growing holds the old
+  // slots too while it moves them.)
+  std::size_t BytesAfterReserve(std::size_t more) const {
+    return CapacityFor(size_ + more, slots_.size()) * sizeof(std::uint64_t);
+  }
+  // Bytes() of a table that holds `entries`, reserved at once.
+  static std::size_t BytesFor(std::size_t entries) {
+    return CapacityFor(entries, 0) * sizeof(std::uint64_t);
+  }
+
+  // The id of an entry with this hash for which same(id) holds, if any.
+  template <class Same>
+  std::optional<std::uint32_t> Find(std::uint64_t hash, Same same) const {
+    if (slots_.empty()) return std::nullopt;
+    const std::uint64_t tag = hash >> 32;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = static_cast<std::size_t>(tag) & mask;;
+         i = (i + 1) & mask) {
+      const std::uint64_t entry = slots_[i];
+      if (entry == 0) return std::nullopt;
+      if ((entry >> 32) == tag) {
+        const auto found = static_cast<std::uint32_t>(entry) - 1;
+        if (same(found)) return found;
+      }
+    }
   }
 
   // The id of an entry with this hash for which same(id) holds, and false;
@@ -72,6 +98,11 @@ class StateTable {
   }
 
  private:
+  static std::size_t CapacityFor(std::size_t entries, std::size_t now) {
+    std::size_t capacity = now == 0 ? 16 : now;
+    while (entries * 10 > capacity * 7) capacity *= 2;
+    return capacity;
+  }
   void Grow(std::size_t capacity) {
     std::vector<std::uint64_t> old(capacity, 0);
     old.swap(slots_);

@@ -59,8 +59,15 @@ class RecordBlocks {
 
   explicit RecordBlocks(std::size_t width) : width_(width) {}
   std::size_t size() const { return size_; }
-  std::size_t Bytes() const {
-    return blocks_.size() * kPerBlock * width_ +
+  // Records that fit without allocating.
+  std::size_t capacity() const { return blocks_.size() * kPerBlock; }
+  std::size_t Bytes() const { return BytesAfterResize(size_); }
+  // What Bytes() would be after Resize(n) (the block list itself left
+  // aside when it grows: a few bytes per 2^16 records).
+  std::size_t BytesAfterResize(std::size_t n) const {
+    const std::size_t blocks =
+        std::max(blocks_.size(), (n + kPerBlock - 1) / kPerBlock);
+    return blocks * kPerBlock * width_ +
            blocks_.capacity() * sizeof(blocks_[0]);
   }
   std::uint8_t* at(std::size_t i) {
@@ -197,9 +204,49 @@ class VisitedStore {
     pending_[shard].clear();
   }
 
+  // The store's size: keys, parents and tables.
   std::size_t Bytes() const {
     std::size_t bytes = keys_.Bytes() + parents_.Bytes();
     for (const StateTable& t : tables_) bytes += t.Bytes();
+    return bytes;
+  }
+  // All it holds: Bytes() and the bookkeeping a deduplication keeps for
+  // the next one.
+  std::size_t HeldBytes() const {
+    std::size_t bytes = Bytes();
+    for (const auto& p : pending_) bytes += p.capacity() * sizeof(Pending);
+    return bytes;
+  }
+  // At most what HeldBytes() would be during a Deduplicate of `incoming[s]`
+  // candidates for each shard s, counting the old slots a growing table
+  // holds while it moves them (one table at a time per thread; counted
+  // for the largest).
+  std::size_t BytesToDeduplicate(
+      const std::array<std::size_t, kShards>& incoming) const {
+    std::size_t bytes = keys_.Bytes() + parents_.Bytes(), moving = 0;
+    for (std::size_t s = 0; s < kShards; ++s) {
+      const std::size_t after = tables_[s].BytesAfterReserve(incoming[s]);
+      if (after != tables_[s].Bytes()) {
+        moving = std::max(moving, tables_[s].Bytes());
+      }
+      std::size_t pending = pending_[s].capacity();
+      while (pending < incoming[s])
+        pending = std::max<std::size_t>(1, pending * 2);
+      bytes += after + pending * sizeof(Pending);
+    }
+    return bytes + moving;
+  }
+  // Ids that fit without allocating, and what HeldBytes() would be after
+  // Resize(n).
+  std::size_t Capacity() const {
+    return std::min(keys_.capacity(), parents_.capacity());
+  }
+  std::size_t BytesAfterResize(std::size_t n) const {
+    std::size_t bytes =
+        keys_.BytesAfterResize(n) + parents_.BytesAfterResize(n);
+    for (std::size_t s = 0; s < kShards; ++s) {
+      bytes += tables_[s].Bytes() + pending_[s].capacity() * sizeof(Pending);
+    }
     return bytes;
   }
 

@@ -1,8 +1,8 @@
-// The explored state graph of a scenario in Graphviz DOT, written with
-// Boost.Graph's write_graphviz: each state labelled with the cells that
-// differ from the initial state, each edge with its action; the shortest
-// counterexample's path drawn in red, terminal states as double octagons,
-// bounded dead ends dashed, states that break an invariant filled.
+// The explored state graph of a scenario in Graphviz DOT: each state
+// labelled with the cells that differ from the initial state, each edge with
+// its action; the shortest counterexample's path drawn in red, terminal
+// states as double octagons, bounded dead ends dashed, states that break an
+// invariant filled.
 
 #ifndef OUTBOX_CHECK_REPORTS_GRAPHVIZ_REPORT_H_
 #define OUTBOX_CHECK_REPORTS_GRAPHVIZ_REPORT_H_
@@ -16,8 +16,8 @@
 namespace oc::reports {
 
 // Fails, saying why, when the result has no graph (a pinned order, an
-// incomplete search, a graph over the checker's limit) or when it has more
-// than `max_states` states.
+// incomplete search, a graph over the checker's state or memory limit) or
+// when it has more than `max_states` states.
 Result<std::string> GraphvizReport(const ScenarioResult& result,
                                    std::uint64_t max_states);
 

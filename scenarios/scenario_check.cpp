@@ -298,6 +298,8 @@ std::vector<PointOfNoReturn> PointsOfNoReturn(
     unknown = "a pinned order explores no graph";
   } else if (!e.complete()) {
     unknown = "the search was incomplete, so continuations are unknown";
+  } else if (e.graph_over_memory) {
+    unknown = "the graph would exceed the memory limit";
   } else if (!e.graph) {
     unknown =
         fmt::format("the search reached {} states, over the graph limit of {}",
@@ -308,15 +310,13 @@ std::vector<PointOfNoReturn> PointsOfNoReturn(
     return points;
   }
   const auto& g = *e.graph;
-  std::map<std::uint64_t, std::vector<std::size_t>> by_fingerprint;
-  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
-    by_fingerprint[model.Fingerprint(g[v].state)].push_back(v);
-  }
-  auto vertex_of = [&](const State& s) {
-    for (std::size_t v : by_fingerprint.at(model.Fingerprint(s))) {
-      if (g[v].state == s) return v;
-    }
-    return std::size_t{0};  // unreachable: every trace state is in the graph
+  auto vertex_of = [&](const State& s) -> std::size_t {
+    // Every trace state is in the graph.
+    return g.Find(model, s).value_or(0);
+  };
+  auto state = [&](std::size_t v) {
+    return g.state(model,
+                   static_cast<explorer::StateGraph<OutboxModel>::Vertex>(v));
   };
   for (std::size_t i = 0; i < e.violations.size(); ++i) {
     const Violation& violation = e.violations[i];
@@ -326,18 +326,18 @@ std::vector<PointOfNoReturn> PointsOfNoReturn(
     auto bad_state = [&](std::size_t v) {
       switch (p.kind) {
         case explorer::PropertyKind::kSafety:
-          return !p.holds(g[v].state);
+          return !p.holds(state(v));
         case explorer::PropertyKind::kAtRest:
-          return g[v].terminal && !p.holds(g[v].state);
+          return g.terminal(static_cast<std::uint32_t>(v)) &&
+                 !p.holds(state(v));
         case explorer::PropertyKind::kTransition:
           return false;
       }
       return false;
     };
-    auto bad_edge = [&](const auto& edge) {
+    auto bad_edge = [&](std::size_t edge) {
       return p.kind == explorer::PropertyKind::kTransition &&
-             !p.holds_on(g[boost::source(edge, g)].state,
-                         g[boost::target(edge, g)].state);
+             !p.holds_on(state(g.source(edge)), state(g.target(edge)));
     };
     const std::vector<bool> doomed =
         explorer::DoomedStates(g, bad_state, bad_edge);
@@ -352,11 +352,12 @@ std::vector<PointOfNoReturn> PointsOfNoReturn(
     PointOfNoReturn& point = points[i];
     point.step = step;
     if (step == 0) continue;
-    const std::size_t last_safe = vertex_of(t.states[step - 1]);
-    for (auto [edge, end] = boost::out_edges(last_safe, g); edge != end;
+    const auto last_safe =
+        static_cast<std::uint32_t>(vertex_of(t.states[step - 1]));
+    for (auto edge = g.out_begin(last_safe); edge != g.out_end(last_safe);
          ++edge) {
-      if (!bad_edge(*edge) && !doomed[boost::target(*edge, g)]) {
-        point.safe_alternatives.push_back(g[*edge].action);
+      if (!bad_edge(edge) && !doomed[g.target(edge)]) {
+        point.safe_alternatives.push_back(g.action(edge));
       }
     }
   }
@@ -392,7 +393,8 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
         scenario.stop_at_first_violation);
     search.on_progress = options.on_progress;
     search.graph_limit = options.graph_limit;
-    search.max_store_bytes = options.max_store_bytes;
+    search.max_bytes = options.max_bytes;
+    search.graph_bytes_limit = options.graph_bytes_limit;
     search.threads = options.threads;
     search.symmetry = options.symmetry;
     search.cancel = options.cancel;

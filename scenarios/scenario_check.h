@@ -39,14 +39,18 @@ struct CheckOptions {
   std::optional<int> max_depth;
   std::optional<std::uint64_t> max_states;
   std::optional<bool> stop_at_first_violation;
-  // Stop a search whose visited store reaches this many bytes (default:
-  // no limit); the search is then incomplete.
-  std::optional<std::uint64_t> max_store_bytes;
+  // Stop a search before it holds more than this many bytes (default: no
+  // limit; see explorer::Options::max_bytes); the search is then
+  // incomplete. The graph counts too: one that would pass the limit is
+  // not kept.
+  std::optional<std::uint64_t> max_bytes;
   // Forwarded to the explorer (see explorer::Options::on_progress).
   std::function<void(const explorer::Stats&)> on_progress;
   // Keep the explored graph of searches with at most this many states, for
-  // the point of no return and Graphviz output (0: never).
+  // the point of no return and Graphviz output (0: never), and only if it
+  // needs at most graph_bytes_limit bytes (default 256 MiB).
   std::uint64_t graph_limit = 100'000;
+  std::uint64_t graph_bytes_limit = std::uint64_t{256} << 20;
   // Threads to search on (0, the default: every hardware thread), and
   // whether to reduce by symmetry (default: yes). Neither changes a
   // verdict, a count or a trace length.

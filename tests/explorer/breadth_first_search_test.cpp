@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,83 @@ TEST_CASE("a state limit stops the search") {
   const auto result = Explore<Grid>(grid, {}, options);
   CHECK(result.stop == Stop::kMaxStates);
   CHECK(result.stats.states == 20);
+}
+
+// A wide tree: state x has children x * width + 1 .. x * width + width,
+// all new, so that one batch of states has millions of successors. Modulo
+// `states` when set: then a finite graph, all states reached.
+struct WideTree {
+  using State = std::uint32_t;
+  using Action = std::uint32_t;
+  std::uint32_t width = 2000;
+  std::uint64_t states = std::uint64_t{1} << 32;
+  std::vector<State> InitialStates() const { return {0}; }
+  void Successors(const State& s,
+                  std::vector<std::pair<Action, State>>& out) const {
+    const std::uint64_t first = std::uint64_t{s} * width + 1;
+    if (states == (std::uint64_t{1} << 32) && first + width > states) return;
+    for (std::uint32_t k = 0; k < width; ++k) {
+      out.push_back({k, static_cast<State>((first + k) % states)});
+    }
+  }
+  bool BlockedByBound(const State&) const { return false; }
+  std::size_t EncodedSize() const { return 4; }
+  void Encode(const State& s, std::uint8_t* out) const {
+    std::memcpy(out, &s, 4);
+  }
+  State Decode(const std::uint8_t* in) const {
+    State s;
+    std::memcpy(&s, in, 4);
+    return s;
+  }
+};
+
+TEST_CASE(
+    "a memory limit holds on a wide model, counting the batch's buffers, "
+    "at any thread count") {
+  constexpr std::uint64_t kCap = 6 << 20;
+  for (int threads : {1, 2, 4}) {
+    CAPTURE(threads);
+    Options options;
+    options.max_bytes = kCap;
+    options.threads = threads;
+    const auto result = Explore<WideTree>(WideTree{}, {}, options);
+    CHECK(result.stop == Stop::kMaxMemory);
+    // Within the limit (the first store block aside, which any search
+    // allocates), and not stopped long before it.
+    CHECK(result.stats.peak_bytes <= kCap + kCap / 20);
+    CHECK(result.stats.store_bytes <= kCap);
+    CHECK(result.stats.stored_states > 100'000);
+    // What a search stopped by memory counted is still consistent.
+    CHECK(result.stats.states == result.stats.stored_states);
+  }
+}
+
+TEST_CASE("batches cut short by a memory limit change no count or trace") {
+  const WideTree tree{30, 30'000};
+  const std::vector<Property<WideTree::State>> props = {
+      {"below_20000",
+       PropertyKind::kSafety,
+       [](const WideTree::State& s) { return s < 20'000; },
+       {}}};
+  Options roomy;
+  Options tight = roomy;
+  // Enough for the store, not for a batch of 2^14 states' successors.
+  tight.max_bytes = 3 << 20;
+  const auto a = Explore<WideTree>(tree, props, roomy);
+  const auto b = Explore<WideTree>(tree, props, tight);
+  CHECK(a.complete());
+  CHECK(b.complete());
+  CHECK(a.stats.states == 30'000);
+  CHECK(a.stats.states == b.stats.states);
+  CHECK(a.stats.terminal_states == b.stats.terminal_states);
+  CHECK(a.stats.transitions == b.stats.transitions);
+  CHECK(a.stats.depth == b.stats.depth);
+  REQUIRE(a.violations.size() == 1);
+  REQUIRE(b.violations.size() == 1);
+  CHECK(a.violations[0].trace.states == b.violations[0].trace.states);
+  CHECK(b.stats.peak_bytes <= *tight.max_bytes);
+  CHECK(a.stats.peak_bytes > *tight.max_bytes);
 }
 
 TEST_CASE(

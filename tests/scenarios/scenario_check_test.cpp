@@ -199,6 +199,35 @@ premature_expiries = 1
         "the search reached 95 states, over the graph limit of 50");
 }
 
+TEST_CASE("the point of no return is unknown when the graph would not fit") {
+  const Result<Scenario> scenario = ParseScenario(R"x(relays = ["A", "B"]
+events = 1
+[[groups]]
+name = "billing"
+strategy = "credit.naive"
+[faults]
+premature_expiries = 1
+)x" + kLeaseExpiryCheck,
+                                                  "t.toml");
+  REQUIRE(scenario.ok());
+  CheckOptions options;
+  const ScenarioResult kept = CheckScenario(scenario.value(), options).value();
+  REQUIRE(kept.exploration.graph.has_value());
+  CHECK(kept.points_of_no_return[0].step.has_value());
+  const std::uint64_t bytes = kept.exploration.graph->Bytes();
+  CHECK(kept.exploration.stats.graph_bytes == bytes);
+  // The whole graph of 95 states and their transitions, compactly.
+  CHECK(bytes < 8 * 1024);
+  options.graph_bytes_limit = bytes - 1;
+  const ScenarioResult r = CheckScenario(scenario.value(), options).value();
+  CHECK(r.exploration.complete());
+  CHECK_FALSE(r.exploration.graph.has_value());
+  REQUIRE(r.points_of_no_return.size() == 1);
+  CHECK_FALSE(r.points_of_no_return[0].step.has_value());
+  CHECK(r.points_of_no_return[0].unknown_because ==
+        "the graph would exceed the memory limit");
+}
+
 TEST_CASE("coverage counts every transition once, by class") {
   const ScenarioResult r = Check(kLeaseExpiryCheck);
   const Exploration& e = r.exploration;
