@@ -473,7 +473,7 @@ class Reader {
   Status ReadRelays(const toml::table& root) {
     const toml::node* node = root.get("relays");
     if (node == nullptr) {
-      return Error({}, "relays",
+      return Error(SourcePosition{}, "relays",
                    "missing; expected an array of relay names or a relay "
                    "count");
     }
@@ -505,7 +505,7 @@ class Reader {
   Status ReadEvents(const toml::table& root) {
     const toml::node* node = root.get("events");
     if (node == nullptr) {
-      return Error({}, "events",
+      return Error(SourcePosition{}, "events",
                    "missing; expected an event count or [[events]] tables");
     }
     Note("events", *node);
@@ -787,7 +787,7 @@ class Reader {
     if (table.value() == nullptr) {
       if (Status s = AddDeclaredInvariants(); !s.ok()) return s;
       if (out_.invariants.empty()) {
-        return Error({}, "check.invariants",
+        return Error(SourcePosition{}, "check.invariants",
                      "missing; expected a non-empty array of invariant names");
       }
       return Status::Ok();
@@ -1084,7 +1084,7 @@ class Reader {
     Result<const toml::table*> table = Table(root, "expect");
     if (!table.ok()) return table.status();
     if (table.value() == nullptr) {
-      return Error({}, "expect.verdict",
+      return Error(SourcePosition{}, "expect.verdict",
                    "missing; expected 'holds' or 'violated'");
     }
     const toml::table& t = *table.value();
