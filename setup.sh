@@ -2,14 +2,31 @@
 # Installs what is missing (Debian packages only), then configures and builds
 # outbox-check into ./build. Safe to run again: it installs nothing that is
 # already there and rebuilds only what changed.
+#
+#   ./setup.sh            what checking scenarios needs, then the build
+#   ./setup.sh --tests    also the tools the tests use, the sanitizer and
+#                         fuzzing build (./build-sanitize, clang), and then
+#                         runs every test: the suite in ./build, and the
+#                         unit tests, bundled scenarios and fuzz targets
+#                         under ASan and UBSan in ./build-sanitize
 set -euo pipefail
 cd "$(dirname "$0")"
 
+tests=false
+case "${1:-}" in
+  "") ;;
+  --tests) tests=true ;;
+  *) echo "usage: ./setup.sh [--tests]" >&2; exit 2 ;;
+esac
+
 packages=(
-  g++ cmake ninja-build clang-format python3 chromium spin postgresql
-  libboost1.81-dev libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev
-  libpq-dev
+  g++ cmake ninja-build libboost1.81-dev libfmt-dev doctest-dev libcli11-dev
+  libtomlplusplus-dev libpq-dev
 )
+if $tests; then
+  packages+=(clang-format python3 chromium spin postgresql clang-14
+    libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -25,3 +42,15 @@ fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build
+$tests || exit 0
+
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DOC_SANITIZE=ON -DOC_FUZZ=ON >/dev/null
+cmake --build build-sanitize
+
+status=0
+ctest --test-dir build --output-on-failure || status=1
+ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build-sanitize -L 'unit|cli|fuzz' -j2 --output-on-failure || status=1
+exit "$status"

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,11 +28,14 @@ struct Json {
   bool boolean = false;
   std::string text;  // a string's value, or a number's digits
   std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
+  // An object's keys, and its values at the same index (a vector of
+  // pair<string, Json> needs Json complete, which clang 14 insists on).
+  std::vector<std::string> keys;
+  std::vector<Json> values;
 
   const Json& operator[](const std::string& key) const {
-    for (const auto& [k, v] : members) {
-      if (k == key) return v;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k] == key) return values[k];
     }
     FAIL("no key '" << key << "'");
     return *this;
@@ -41,16 +45,9 @@ struct Json {
     return items[i];
   }
   bool Has(const std::string& key) const {
-    for (const auto& member : members) {
-      if (member.first == key) return true;
-    }
-    return false;
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
   }
-  std::vector<std::string> Keys() const {
-    std::vector<std::string> keys;
-    for (const auto& member : members) keys.push_back(member.first);
-    return keys;
-  }
+  std::vector<std::string> Keys() const { return keys; }
 };
 
 // RFC 8259 JSON, strictly: no trailing commas, no leading zeros, only the
@@ -129,7 +126,8 @@ class Parser {
         if (!key || v.Has(*key) || !Eat(':')) return std::nullopt;
         std::optional<Json> member = Value();
         if (!member) return std::nullopt;
-        v.members.emplace_back(*key, *member);
+        v.keys.push_back(*key);
+        v.values.push_back(*member);
       } while (Eat(','));
       if (!Eat('}')) return std::nullopt;
     } else if (c == '[') {

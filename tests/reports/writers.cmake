@@ -8,4 +8,4 @@ add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/relay_style_reports_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp)
 target_link_libraries(report_writers_test PRIVATE oc_reports oc_test_main)
-doctest_discover_tests(report_writers_test)
+doctest_discover_tests(report_writers_test PROPERTIES LABELS unit)

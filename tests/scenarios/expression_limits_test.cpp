@@ -153,6 +153,11 @@ TEST_CASE("a strategy's integer local holds 16 bits, proved at load") {
   CHECK(e.find("local 'n' could be set to -100000000; an integer local "
                "holds -32768..32767") != std::string::npos);
   CHECK(e.find("strategies/s.toml:3:") == 0);
+  // A statement nests no deeper than an invariant.
+  const std::string nested =
+      error_of("  [\"if " + Repeat("(", 100'000) + "true" +
+               Repeat(")", 100'000) + ": points[event] += 1\"],");
+  CHECK(nested.find("nested more than 100 levels deep") != std::string::npos);
 }
 
 }  // namespace

@@ -217,7 +217,8 @@ TEST_CASE(
   // (at 30s exactly, the sweep and the send's return share an instant).
   for (const auto& [send, holds] : std::vector<std::pair<Seconds, bool>>{
            {5, true}, {25, true}, {30, false}, {35, false}, {40, false}}) {
-    CAPTURE(send);
+    const Seconds send_time = send;  // clang 14 captures no binding
+    CAPTURE(send_time);
     Scenario s = Load(Preset("brighter-sweeper.min-age-30s.send-10s"));
     s.config.send_time = send;
     const auto verdicts = Verdicts(Check(s));
@@ -238,7 +239,8 @@ TEST_CASE("effect_at_most_once breaks exactly when retention < redrive") {
                                              {3 * 86400, true},
                                              {4 * 86400, true},
                                              {7 * 86400, true}}) {
-    CAPTURE(retention);
+    const Seconds kept = retention;  // clang 14 captures no binding
+    CAPTURE(kept);
     Scenario s = Load(Preset("dead-letter-7d.inbox-1d.redrive-3d"));
     s.config.groups[0].inbox_retention = retention;
     CHECK((Verdicts(Check(s)).at("effect_at_most_once") == 0) == holds);
