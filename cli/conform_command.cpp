@@ -41,7 +41,7 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
                  scenario.path, scenario.name, *feature);
       return kExitUsage;
     }
-    // Issue 8's relay styles, message identity, source commits and broker
+    // The other relay styles, message identity, source commits and broker
     // faults have no SQL mapping yet either.
     std::string why;
     if (!IsSeedPipeline(scenario.config, &why)) {

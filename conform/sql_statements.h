@@ -1,4 +1,4 @@
-// The SQL under test: the statements each model action runs (issue 7 and
+// The SQL under test: the statements each model action runs (the seed and
 // MODEL.md section 5, as plain SQL). conform/README.md explains the mapping
 // from actions to statements and connections.
 //
@@ -45,7 +45,7 @@ struct SqlStatements {
   std::string cache_invalidate;      // $1 group, $2 key
 };
 
-// The statements of the seed design, as issue 7 gives them.
+// The statements of the seed design.
 const SqlStatements& SeedSql();
 
 }  // namespace oc::conform

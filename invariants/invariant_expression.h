@@ -1,4 +1,4 @@
-// Invariants written as expressions in a scenario file (issue 6):
+// Invariants written as expressions in a scenario file:
 //
 //   [[invariants]]
 //   name = "points_once"

@@ -1,4 +1,4 @@
-// A declared handler strategy (issue 6): a consumer written in the small
+// A declared handler strategy: a consumer written in the small
 // statement language of scenarios/strategies/LANGUAGE.md instead of one of
 // the nine built-in strategies of MODEL.md section 5.
 //

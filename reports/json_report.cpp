@@ -351,7 +351,7 @@ void WriteConfig(JsonWriter& w, const Config& c) {
   w.Key("redeliveries").Number(b.redeliveries);
   w.Key("consumer_outages").Number(b.consumer_outages);
   w.Key("database_outages").Number(b.database_outages);
-  // Issue 8's budgets and relay settings only when the configuration is
+  // The relay styles' budgets and relay settings only when the configuration is
   // not the seed's, so that seed reports keep their shape.
   const bool seed = IsSeedPipeline(c);
   if (!seed) {

@@ -116,7 +116,7 @@ std::string BoundsText(const ScenarioResult& result) {
     text +=
         fmt::format(", up to the horizon {}", FormatDuration(*c.time.horizon));
   }
-  // Issue 8: the relay style and its extra budgets, only when not the seed's.
+  // The relay style and its extra budgets, only when not the seed's.
   if (c.relay_style != RelayStyle::kLeaseToken) {
     text += fmt::format("; relay style {}", RelayStyleName(c.relay_style));
   }

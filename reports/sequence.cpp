@@ -45,7 +45,7 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
     const RelayCells& r = before.relays[a.relay];
     const std::string relay_event =
         r.event > 0 ? config.events[r.event - 1].name : std::string();
-    // Only the seed's relay has fencing tokens (issue 8's styles have none).
+    // Only the seed's relay has fencing tokens (the other styles have none).
     const bool tokens = config.relay_style == RelayStyle::kLeaseToken;
     auto with_token = [&](int token) {
       return tokens ? fmt::format(" (token {})", token) : std::string();

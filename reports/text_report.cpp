@@ -151,7 +151,7 @@ std::string FormatSummary(const std::vector<ScenarioResult>& results,
     if (options.show_time) out += fmt::format("  {:>8.2f}", s.seconds);
     out += fmt::format("  {}\n", OutcomeText(r.outcome));
   }
-  // Issue 8: the assumptions a verdict rests on are not lost in a table.
+  // The assumptions a verdict rests on are not lost in a table.
   for (const ScenarioResult& r : results) {
     for (const std::string& a : r.assumptions) {
       out += fmt::format("{}: warning: {}\n", r.scenario.name, a);

@@ -76,7 +76,7 @@ A12. Replay: an action string matches an enabled action if equal ignoring
 A13. Broker: ready[g][e] is a count (bag); no delivery order.  Ordered delivery
      (mentioned as an option) is not in the scenario format and not modelled.
 
-ISSUE 8 (relay styles, broker durability, message identity), written from
+RELAY STYLES, BROKER DURABILITY AND MESSAGE IDENTITY, written from
 scenarios/FORMAT.md and the README's "Relay styles" section:
  B1. [source] commits = "during_run": every event starts pending; the action
      source_commit(e) commits it.  No relay sees a pending row.  With the
@@ -313,7 +313,7 @@ F_READY = 7       # per group: tuple per event
 F_INST = 8        # per group: tuple per instance of (phase, event, private)
 F_EFFECTS, F_INBOX, F_LEDGER, F_SENT = 9, 10, 11, 12   # per group: per event
 F_VERSION, F_CACHE = 13, 14                             # per group: per key
-F_BUDGET = 15     # (X, C, P, A, Q, V, F, B): F and B from issue 8
+F_BUDGET = 15     # (X, C, P, A, Q, V, F, B): F and B from the relay styles
 B_X, B_C, B_P, B_A, B_Q, B_V, B_F, B_B = range(8)
 # Timed cells (MODEL.md section 8 / model/TIME.md).  In an untimed scenario
 # they are constant zeros and never change, so they do not change the counts.
@@ -329,7 +329,7 @@ F_DBDOWN = 24     # int: units left of the database outage
 F_NOW = 25        # int: units since the start (0 when there is no `now`)
 F_TBUDGET = 26    # (consumer_outages, database_outages)
 TB_CO, TB_DO = 0, 1
-# Issue 8 (constant zeros unless the scenario uses the feature):
+# Relay styles, broker durability, message identity (constant zeros unless the scenario uses the feature):
 F_PENDING = 27    # per event: 1 while its source transaction is open
 F_LOGPOS = 28     # per event: place in the commit log (cdc, during_run)
 F_CURSOR = 29     # last_seen (sequence_cursor) or flushed offset (cdc)
@@ -1470,7 +1470,7 @@ class Model:
             n[F_DBDOWN] = self.Od
             n[F_TBUDGET] = self._set(tb, TB_DO, tb[TB_DO] - 1)
             out.append(("database_outage", tuple(n), False))
-        # issue 8
+        # relay styles
         for e in range(E):
             if s[F_PENDING][e]:
                 n = list(s)

@@ -34,12 +34,8 @@ fail() {
 
 for page in "$work"/out/*.html; do
   name=$(basename "$page")
-  mkdir -p "$work/profile"
-  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking --disable-component-update \
-    --disable-sync --user-data-dir="$work/profile" \
-    --enable-logging=stderr --v=0 --virtual-time-budget=2000 \
-    --dump-dom "file://$page#selftest" >"$work/dom.html" 2>"$work/stderr.txt"
+  "$(dirname "$0")/chromium_dom.sh" "$chromium" "file://$page#selftest" \
+    "$work/dom.html" "$work/stderr.txt"
   [ -s "$work/dom.html" ] || fail "$name: Chromium wrote no DOM"
   if grep -q '<html[^>]*data-pwned' "$work/dom.html"; then
     fail "$name: an injected script or handler ran"

@@ -26,12 +26,8 @@ trap 'rm -rf "$work"' EXIT
 page=$work/report.html
 "$fixture" "$scenario" "$page" || { echo "FAIL: fixture could not write $page"; exit 1; }
 
-mkdir "$work/profile"
-"$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-  --no-first-run --disable-background-networking --disable-component-update \
-  --disable-sync --user-data-dir="$work/profile" \
-  --enable-logging=stderr --v=0 --virtual-time-budget=2000 \
-  --dump-dom "file://$page#selftest" >"$work/dom.html" 2>"$work/stderr.txt"
+"$(dirname "$0")/chromium_dom.sh" "$chromium" "file://$page#selftest" \
+  "$work/dom.html" "$work/stderr.txt"
 
 status=0
 fail() {

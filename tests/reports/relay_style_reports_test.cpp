@@ -1,6 +1,6 @@
-// Issue 8 in the reports: the relay settings in JSON, the broker assumption
-// and the per-attempt warning beside the verdict, and the sequence diagram's
-// words for the other relay styles.
+// Relay styles in the reports: the relay settings in JSON, the broker
+// assumption and the per-attempt warning beside the verdict, and the sequence
+// diagram's words for the other relay styles.
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// Issue 8's keys in scenario files: [relay], [source], the new fault
+// The relay styles' keys in scenario files: [relay], [source], the new fault
 // budgets, the exact messages for bad values and for knobs a relay style
 // does not take, and the canonical form's round trip.
 
@@ -92,7 +92,7 @@ TEST_CASE("a knob the relay style does not take is an error at its place") {
       "0..15");
 }
 
-TEST_CASE("issue 8's features refuse to combine with time") {
+TEST_CASE("relay styles and broker settings refuse to combine with time") {
   CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"row_lock\"\n"
                 "[time]\nhorizon = \"1h\"\n") ==
         "scenarios/x.toml:4:9: relay.style: relay.style is 'row_lock', which "
@@ -185,7 +185,7 @@ std::string CheckRoundTrip(const Scenario& first) {
   return printed;
 }
 
-TEST_CASE("issue 8's keys survive parse, print, parse") {
+TEST_CASE("the relay styles' keys survive parse, print, parse") {
   const Scenario first = Load(
       "relays = [\"A\", \"B\"]\nevents = 2\n\n[relay]\nstyle = \"row_lock\"\n"
       "message_id = \"per_attempt\"\n\n[source]\ncommits = \"during_run\"\n"
