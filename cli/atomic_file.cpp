@@ -33,6 +33,21 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
     return Status::Error(
         fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
   }
+  if (Status s = WriteSyncAndClose(fd, content); !s.ok()) {
+    ::unlink(temp.c_str());
+    return Status::Error(
+        fmt::format("{}: cannot write: {}", path, s.message()));
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temp.c_str());
+    return Status::Error(
+        fmt::format("{}: cannot write: {}", path, std::strerror(error)));
+  }
+  return Status::Ok();
+}
+
+Status WriteSyncAndClose(int fd, std::string_view content) {
   std::size_t written = 0;
   while (written < content.size()) {
     const ssize_t n =
@@ -41,24 +56,16 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
       if (errno == EINTR) continue;
       const int error = errno;
       ::close(fd);
-      ::unlink(temp.c_str());
-      return Status::Error(
-          fmt::format("{}: cannot write: {}", path, std::strerror(error)));
+      return Status::Error(std::strerror(error));
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if (::fsync(fd) != 0) {
     const int error = errno;
-    ::unlink(temp.c_str());
-    return Status::Error(
-        fmt::format("{}: cannot write: {}", path, std::strerror(error)));
+    ::close(fd);
+    return Status::Error(std::strerror(error));
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temp.c_str());
-    return Status::Error(
-        fmt::format("{}: cannot write: {}", path, std::strerror(error)));
-  }
+  if (::close(fd) != 0) return Status::Error(std::strerror(errno));
   return Status::Ok();
 }
 

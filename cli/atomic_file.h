@@ -17,6 +17,11 @@ namespace oc {
 // that neither leaves the temporary file behind.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
 
+// Writes all of `content` to the open file `fd` (retrying interrupted
+// writes), flushes it to disk and closes it, whatever happens. The error is
+// the system's reason alone, for the caller to prefix with the path.
+Status WriteSyncAndClose(int fd, std::string_view content);
+
 }  // namespace oc
 
 #endif  // OUTBOX_CHECK_CLI_ATOMIC_FILE_H_

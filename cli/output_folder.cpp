@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "cli/atomic_file.h"
 #include "cli/interrupt.h"
 #include "reports/file_names.h"
 
@@ -22,25 +23,7 @@ namespace fs = std::filesystem;
 Status WriteNewFile(const fs::path& path, std::string_view content) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) return Status::Error(std::strerror(errno));
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n =
-        ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      return Status::Error(std::strerror(error));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int error = errno;
-    ::close(fd);
-    return Status::Error(std::strerror(error));
-  }
-  if (::close(fd) != 0) return Status::Error(std::strerror(errno));
-  return Status::Ok();
+  return WriteSyncAndClose(fd, content);
 }
 
 // Removes a folder of our own and what is in it, whatever happens.
