@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/status.h"
+#include "common/status.h"
 
 namespace oc {
 

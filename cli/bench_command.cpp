@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <thread>
 
+#include "check/scenario_check.h"
 #include "cli/check_command.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
-#include "scenarios/scenario_check.h"
 #include "scenarios/strategy_loader.h"
 
 namespace oc {

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "check/regression_scenario.h"
+#include "check/scenario_check.h"
 #include "cli/atomic_file.h"
 #include "cli/interrupt.h"
 #include "cli/output_folder.h"
@@ -13,10 +15,8 @@
 #include "cli/scenario_paths.h"
 #include "reports/graphviz_report.h"
 #include "reports/report_set.h"
-#include "reports/report_text.h"
 #include "reports/text_report.h"
-#include "scenarios/regression_scenario.h"
-#include "scenarios/scenario_check.h"
+#include "reports/wording.h"
 #include "scenarios/scenario_writer.h"
 
 namespace oc {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "check/scenario_check.h"
 #include "cli/check_command.h"
 #include "cli/interrupt.h"
 #include "cli/progress.h"
@@ -11,7 +12,6 @@
 #include "conform/conformance_text.h"
 #include "conform/pg_connection.h"
 #include "model/timing.h"
-#include "scenarios/scenario_check.h"
 
 namespace oc {
 

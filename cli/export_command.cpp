@@ -4,8 +4,8 @@
 
 #include "cli/atomic_file.h"
 #include "cli/check_command.h"
+#include "export/promela_export.h"
 #include "model/timing.h"
-#include "reports/promela_export.h"
 #include "scenarios/scenario_loader.h"
 
 namespace oc {
@@ -53,7 +53,7 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
                flags.scenario, scenario.value().name, why);
     return kExitUsage;
   }
-  const std::string model = reports::PromelaModel(scenario.value());
+  const std::string model = exports::PromelaModel(scenario.value());
   if (!flags.output) {
     fmt::print(out, "{}", model);
     return 0;

@@ -1,5 +1,5 @@
 // `outbox-check export --promela SCENARIO [-o FILE]`: writes the Promela
-// model of one exhaustive scenario (reports/promela_export.h), to standard
+// model of one exhaustive scenario (export/promela_export.h), to standard
 // output or atomically to FILE, so that SPIN can count the same states.
 
 #ifndef OUTBOX_CHECK_CLI_EXPORT_COMMAND_H_

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/status.h"
+#include "common/status.h"
 
 namespace oc {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/status.h"
-#include "scenarios/scenario.h"
+#include "check/scenario.h"
+#include "common/status.h"
 
 namespace oc {
 

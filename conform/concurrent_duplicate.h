@@ -25,11 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "conform/pg_connection.h"
 #include "conform/sql_driver.h"
 #include "conform/sql_statements.h"
 #include "model/config.h"
-#include "model/status.h"
 
 namespace oc::conform {
 

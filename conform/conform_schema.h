@@ -24,9 +24,9 @@
 #include <cstdint>
 #include <string>
 
+#include "common/status.h"
 #include "conform/pg_connection.h"
 #include "model/config.h"
-#include "model/status.h"
 
 namespace oc::conform {
 

@@ -20,13 +20,13 @@
 #include <utility>
 #include <vector>
 
+#include "check/scenario_check.h"
 #include "conform/concurrent_duplicate.h"
 #include "conform/conform_paths.h"
 #include "conform/durable_cells.h"
 #include "conform/pg_connection.h"
 #include "conform/sql_driver.h"
 #include "conform/sql_statements.h"
-#include "scenarios/scenario_check.h"
 
 namespace oc::conform {
 

@@ -21,10 +21,10 @@
 #include <utility>
 #include <vector>
 
+#include "common/status.h"
 #include "conform/pg_connection.h"
 #include "model/outbox_model.h"
 #include "model/state.h"
-#include "model/status.h"
 
 namespace oc::conform {
 

@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "conform/pg_connection.h"
 #include "conform/sql_statements.h"
 #include "model/outbox_model.h"
-#include "model/status.h"
 
 namespace oc::conform {
 

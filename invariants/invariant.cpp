@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "model/closest_name.h"
+#include "common/closest_name.h"
 
 namespace oc {
 namespace {

@@ -14,10 +14,10 @@
 #include <string>
 #include <string_view>
 
+#include "common/status.h"
 #include "model/config.h"
 #include "model/outbox_model.h"
 #include "model/state.h"
-#include "model/status.h"
 
 namespace oc {
 

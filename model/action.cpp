@@ -6,7 +6,7 @@
 #include <charconv>
 #include <vector>
 
-#include "model/closest_name.h"
+#include "common/closest_name.h"
 
 namespace oc {
 namespace {

@@ -23,8 +23,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/status.h"
 #include "model/config.h"
-#include "model/status.h"
 
 namespace oc {
 

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/status.h"
 #include "model/handler_program.h"
-#include "model/status.h"
 
 namespace oc {
 

@@ -11,7 +11,7 @@
 #include <charconv>
 #include <optional>
 
-#include "model/closest_name.h"
+#include "common/closest_name.h"
 #include "model/config.h"
 #include "model/state.h"
 

@@ -26,8 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/status.h"
 #include "model/expression.h"
-#include "model/status.h"
 
 namespace oc {
 

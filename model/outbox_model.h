@@ -27,11 +27,11 @@
 #include <utility>
 #include <vector>
 
+#include "common/status.h"
 #include "model/action.h"
 #include "model/config.h"
 #include "model/state.h"
 #include "model/state_codec.h"
-#include "model/status.h"
 #include "model/symmetry.h"
 #include "model/timing.h"
 

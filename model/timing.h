@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/status.h"
 #include "model/config.h"
-#include "model/status.h"
 
 namespace oc {
 

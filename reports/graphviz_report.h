@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
-#include "model/status.h"
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
+#include "common/status.h"
 
 namespace oc::reports {
 

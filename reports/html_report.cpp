@@ -13,9 +13,9 @@
 
 #include "model/state_cells.h"
 #include "reports/html_page.h"
-#include "reports/report_text.h"
 #include "reports/sequence.h"
 #include "reports/svg_sequence.h"
+#include "reports/wording.h"
 
 namespace oc::reports {
 namespace {

@@ -7,8 +7,8 @@
 #include <cctype>
 
 #include "reports/markdown_report.h"
-#include "reports/report_text.h"
 #include "reports/text_report.h"
+#include "reports/wording.h"
 
 namespace oc::reports {
 namespace {

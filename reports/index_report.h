@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "check/scenario_check.h"
 #include "reports/report_options.h"
-#include "scenarios/scenario_check.h"
 
 namespace oc::reports {
 

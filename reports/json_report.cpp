@@ -10,7 +10,7 @@
 #include "model/action.h"
 #include "model/state_cells.h"
 #include "model/timing.h"
-#include "reports/report_text.h"
+#include "reports/wording.h"
 
 namespace oc::reports {
 namespace {

@@ -16,8 +16,8 @@
 
 #include <string>
 
+#include "check/scenario_check.h"
 #include "reports/report_options.h"
-#include "scenarios/scenario_check.h"
 
 namespace oc::reports {
 

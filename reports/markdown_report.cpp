@@ -8,8 +8,8 @@
 
 #include "model/action.h"
 #include "model/state_cells.h"
-#include "reports/report_text.h"
 #include "reports/sequence.h"
+#include "reports/wording.h"
 
 namespace oc::reports {
 namespace {

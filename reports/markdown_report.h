@@ -27,8 +27,8 @@
 #include <string>
 #include <string_view>
 
+#include "check/scenario_check.h"
 #include "reports/report_options.h"
-#include "scenarios/scenario_check.h"
 
 namespace oc::reports {
 

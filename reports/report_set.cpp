@@ -5,7 +5,7 @@
 #include "reports/index_report.h"
 #include "reports/json_report.h"
 #include "reports/markdown_report.h"
-#include "reports/report_text.h"
+#include "reports/wording.h"
 
 namespace oc::reports {
 

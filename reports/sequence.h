@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 
 namespace oc::reports {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/report_text.h"
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
+#include "reports/wording.h"
 
 namespace oc::reports {
 

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/closest_name.h"
 #include "invariants/invariant.h"
-#include "model/closest_name.h"
 #include "model/outbox_model.h"
 #include "model/timing.h"
 #include "scenarios/file_text.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "model/status.h"
-#include "scenarios/scenario.h"
+#include "check/scenario.h"
+#include "common/status.h"
 
 namespace oc {
 

@@ -17,7 +17,7 @@
 
 #include <string>
 
-#include "scenarios/scenario.h"
+#include "check/scenario.h"
 
 namespace oc {
 

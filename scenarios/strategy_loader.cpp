@@ -7,7 +7,7 @@
 #include <cctype>
 #include <vector>
 
-#include "model/closest_name.h"
+#include "common/closest_name.h"
 #include "scenarios/file_text.h"
 
 namespace oc {

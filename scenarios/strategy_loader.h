@@ -12,9 +12,9 @@
 #include <string>
 #include <string_view>
 
+#include "common/status.h"
 #include "model/config.h"
 #include "model/handler_program.h"
-#include "model/status.h"
 
 namespace oc {
 

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "check/scenario_check.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/markdown_report.h"
 #include "reports/text_report.h"
-#include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,

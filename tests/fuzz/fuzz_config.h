@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <memory>
 
+#include "check/scenario.h"
 #include "invariants/invariant_expression.h"
 #include "model/outbox_model.h"
-#include "scenarios/scenario.h"
 #include "scenarios/scenario_loader.h"
 
 namespace oc::fuzz {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "check/scenario_check.h"
 #include "reports/html_report.h"
-#include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 
 int main(int argc, char** argv) {

@@ -11,9 +11,9 @@
 
 #include "model/state_cells.h"
 #include "reports/html_page.h"
-#include "reports/report_text.h"
 #include "reports/sequence.h"
 #include "reports/svg_sequence.h"
+#include "reports/wording.h"
 #include "scenarios/scenario_loader.h"
 
 namespace oc::reports {

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 
 namespace oc::reports::testing {

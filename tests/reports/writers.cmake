@@ -4,8 +4,8 @@ add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/markdown_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/index_report_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/promela_export_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/relay_style_reports_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp)
-target_link_libraries(report_writers_test PRIVATE oc_reports oc_test_main)
+target_link_libraries(report_writers_test PRIVATE oc_reports oc_scenarios
+  oc_test_main)
 doctest_discover_tests(report_writers_test PROPERTIES LABELS unit)

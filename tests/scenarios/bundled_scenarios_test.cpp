@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "check/scenario_check.h"
 #include "invariants/invariant.h"
-#include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "tests/scenarios/bundled_files.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/strategy_loader.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "check/scenario_check.h"
 #include "model/expression.h"
-#include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/strategy_loader.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/scenario_writer.h"
 #include "scenarios/strategy_loader.h"

@@ -1,11 +1,11 @@
 // A counterexample saved as a pinned-order scenario replays to the same
 // violation, through the printed file format.
 
-#include "scenarios/regression_scenario.h"
+#include "check/regression_scenario.h"
 
 #include <doctest/doctest.h>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/scenario_writer.h"
 

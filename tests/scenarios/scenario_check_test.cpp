@@ -1,6 +1,6 @@
 // How a run is judged against [expect]: verdicts, lengths, counts, limits.
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 
 #include <doctest/doctest.h>
 

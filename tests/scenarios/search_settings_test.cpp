@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 #include "tests/scenarios/bundled_files.h"
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "check/scenario_check.h"
 #include "model/outbox_model.h"
 #include "model/timing.h"
-#include "scenarios/scenario_check.h"
 #include "scenarios/scenario_loader.h"
 
 namespace oc {

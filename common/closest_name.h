@@ -1,7 +1,7 @@
 // "Did you mean" hints for misspelt names in scenario files and actions.
 
-#ifndef OUTBOX_CHECK_MODEL_CLOSEST_NAME_H_
-#define OUTBOX_CHECK_MODEL_CLOSEST_NAME_H_
+#ifndef OUTBOX_CHECK_COMMON_CLOSEST_NAME_H_
+#define OUTBOX_CHECK_COMMON_CLOSEST_NAME_H_
 
 #include <span>
 #include <string>
@@ -22,4 +22,4 @@ std::string DidYouMean(std::string_view name,
 
 }  // namespace oc
 
-#endif  // OUTBOX_CHECK_MODEL_CLOSEST_NAME_H_
+#endif  // OUTBOX_CHECK_COMMON_CLOSEST_NAME_H_

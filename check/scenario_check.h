@@ -5,8 +5,8 @@
 // This is the one place that joins the layers: model, invariants, explorer.
 // It prints nothing; reports/ turns a ScenarioResult into text.
 
-#ifndef OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
-#define OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
+#ifndef OUTBOX_CHECK_CHECK_SCENARIO_CHECK_H_
+#define OUTBOX_CHECK_CHECK_SCENARIO_CHECK_H_
 
 #include <atomic>
 #include <functional>
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "check/scenario.h"
+#include "common/status.h"
 #include "explorer/exploration.h"
 #include "model/outbox_model.h"
-#include "model/status.h"
-#include "scenarios/scenario.h"
 
 namespace oc {
 
@@ -123,4 +123,4 @@ int ExitCodeFor(const std::vector<Outcome>& outcomes);
 
 }  // namespace oc
 
-#endif  // OUTBOX_CHECK_SCENARIOS_SCENARIO_CHECK_H_
+#endif  // OUTBOX_CHECK_CHECK_SCENARIO_CHECK_H_

@@ -1,4 +1,4 @@
-#include "reports/report_text.h"
+#include "reports/wording.h"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // state's variables and nothing else, the switches reflected in guards.
 // That SPIN stores exactly our states is tests/reports/spin_counts_test.sh.
 
-#include "reports/promela_export.h"
+#include "export/promela_export.h"
 
 #include <doctest/doctest.h>
 
@@ -12,12 +12,11 @@
 #include "model/config.h"
 #include "tests/reports/writer_fixtures.h"
 
-namespace oc::reports {
+namespace oc::exports {
 namespace {
 
-using testing::Contains;
-
-using testing::Count;
+using reports::testing::Contains;
+using reports::testing::Count;
 
 Event NamedEvent(const std::string& name) {
   Event e;
@@ -161,4 +160,4 @@ TEST_CASE("the promela export has no group tables without groups") {
 }
 
 }  // namespace
-}  // namespace oc::reports
+}  // namespace oc::exports

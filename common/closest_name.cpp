@@ -1,4 +1,4 @@
-#include "model/closest_name.h"
+#include "common/closest_name.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,14 +1,14 @@
 // Turning a counterexample into a regression test: the scenario that
 // replays it as a pinned order.
 
-#ifndef OUTBOX_CHECK_SCENARIOS_REGRESSION_SCENARIO_H_
-#define OUTBOX_CHECK_SCENARIOS_REGRESSION_SCENARIO_H_
+#ifndef OUTBOX_CHECK_CHECK_REGRESSION_SCENARIO_H_
+#define OUTBOX_CHECK_CHECK_REGRESSION_SCENARIO_H_
 
 #include <cstddef>
 
-#include "model/status.h"
-#include "scenarios/scenario.h"
-#include "scenarios/scenario_check.h"
+#include "check/scenario.h"
+#include "check/scenario_check.h"
+#include "common/status.h"
 
 namespace oc {
 
@@ -24,4 +24,4 @@ Result<Scenario> RegressionScenario(const ScenarioResult& result,
 
 }  // namespace oc
 
-#endif  // OUTBOX_CHECK_SCENARIOS_REGRESSION_SCENARIO_H_
+#endif  // OUTBOX_CHECK_CHECK_REGRESSION_SCENARIO_H_

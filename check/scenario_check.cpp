@@ -1,4 +1,4 @@
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "scenarios/regression_scenario.h"
+#include "check/regression_scenario.h"
 
 #include <fmt/format.h>
 

@@ -1,12 +1,12 @@
 // The words every report uses for a result, so that the terminal, Markdown,
 // HTML, JSON and JUnit outputs say the same thing the same way.
 
-#ifndef OUTBOX_CHECK_REPORTS_REPORT_TEXT_H_
-#define OUTBOX_CHECK_REPORTS_REPORT_TEXT_H_
+#ifndef OUTBOX_CHECK_REPORTS_WORDING_H_
+#define OUTBOX_CHECK_REPORTS_WORDING_H_
 
 #include <string>
 
-#include "scenarios/scenario_check.h"
+#include "check/scenario_check.h"
 
 namespace oc::reports {
 
@@ -43,4 +43,4 @@ std::string ReportStem(const Scenario& scenario);
 
 }  // namespace oc::reports
 
-#endif  // OUTBOX_CHECK_REPORTS_REPORT_TEXT_H_
+#endif  // OUTBOX_CHECK_REPORTS_WORDING_H_

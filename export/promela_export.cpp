@@ -1,4 +1,4 @@
-#include "reports/promela_export.h"
+#include "export/promela_export.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@
 #include "model/config.h"
 #include "model/outbox_model.h"
 
-namespace oc::reports {
+namespace oc::exports {
 namespace {
 
 std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
@@ -506,4 +506,4 @@ std::string PromelaModel(const Scenario& scenario) {
   return PromelaWriter(scenario).Write();
 }
 
-}  // namespace oc::reports
+}  // namespace oc::exports

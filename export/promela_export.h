@@ -39,19 +39,19 @@
 // The scenario's search limits (max_depth, max_states) are not exported.
 // Pure and deterministic: the same scenario gives the same text.
 
-#ifndef OUTBOX_CHECK_REPORTS_PROMELA_EXPORT_H_
-#define OUTBOX_CHECK_REPORTS_PROMELA_EXPORT_H_
+#ifndef OUTBOX_CHECK_EXPORT_PROMELA_EXPORT_H_
+#define OUTBOX_CHECK_EXPORT_PROMELA_EXPORT_H_
 
 #include <string>
 
-#include "scenarios/scenario.h"
+#include "check/scenario.h"
 
-namespace oc::reports {
+namespace oc::exports {
 
 // REQUIRES: scenario.order is empty (an exhaustive scenario) and
 // Validate(scenario.config).ok().
 std::string PromelaModel(const Scenario& scenario);
 
-}  // namespace oc::reports
+}  // namespace oc::exports
 
-#endif  // OUTBOX_CHECK_REPORTS_PROMELA_EXPORT_H_
+#endif  // OUTBOX_CHECK_EXPORT_PROMELA_EXPORT_H_

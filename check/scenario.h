@@ -3,8 +3,8 @@
 // the author expects. The file format is described in scenarios/FORMAT.md;
 // scenario_loader.h turns a file into this struct.
 
-#ifndef OUTBOX_CHECK_SCENARIOS_SCENARIO_H_
-#define OUTBOX_CHECK_SCENARIOS_SCENARIO_H_
+#ifndef OUTBOX_CHECK_CHECK_SCENARIO_H_
+#define OUTBOX_CHECK_CHECK_SCENARIO_H_
 
 #include <cstdint>
 #include <optional>
@@ -83,4 +83,4 @@ struct Scenario {
 
 }  // namespace oc
 
-#endif  // OUTBOX_CHECK_SCENARIOS_SCENARIO_H_
+#endif  // OUTBOX_CHECK_CHECK_SCENARIO_H_

@@ -3,8 +3,8 @@
 // A Status is either ok or carries a message meant for a person. Code that
 // can fail returns one early; nothing below main() exits the process.
 
-#ifndef OUTBOX_CHECK_MODEL_STATUS_H_
-#define OUTBOX_CHECK_MODEL_STATUS_H_
+#ifndef OUTBOX_CHECK_COMMON_STATUS_H_
+#define OUTBOX_CHECK_COMMON_STATUS_H_
 
 #include <cassert>
 #include <optional>
@@ -58,4 +58,4 @@ class Result {
 
 }  // namespace oc
 
-#endif  // OUTBOX_CHECK_MODEL_STATUS_H_
+#endif  // OUTBOX_CHECK_COMMON_STATUS_H_
