@@ -8,4 +8,4 @@ add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp)
 target_link_libraries(report_writers_test PRIVATE oc_reports oc_scenarios
   oc_test_main)
-doctest_discover_tests(report_writers_test PROPERTIES LABELS unit)
+oc_discover(report_writers_test unit)

@@ -1,0 +1,27 @@
+#!/bin/bash
+# graph_dot_test.sh BINARY SCENARIO DOT: `check --graph DOT` writes a DOT
+# file with one node per distinct state and one edge per transition, as
+# many as the search line of the same run reports.
+set -u
+bin=$1 scenario=$2 dot=$3
+rm -f "$dot"
+out=$("$bin" check "$scenario" --no-time --traces never --graph "$dot") || {
+  echo "check exited $?"; exit 1; }
+[ -s "$dot" ] || { echo "no file at $dot"; exit 1; }
+head -1 "$dot" | grep -q '^digraph G {$' || { echo "not a DOT digraph"; exit 1; }
+[ "$(tail -1 "$dot")" = "}" ] || { echo "the graph is not closed"; exit 1; }
+states=$(echo "$out" | sed -nE 's/.*complete: ([0-9]+) distinct states, ([0-9]+) transitions.*/\1/p')
+transitions=$(echo "$out" | sed -nE 's/.*complete: ([0-9]+) distinct states, ([0-9]+) transitions.*/\2/p')
+[ -n "$states" ] || { echo "no search line in: $out"; exit 1; }
+nodes=$(grep -cE '^[0-9]+\[label=' "$dot")
+edges=$(grep -cE '^[0-9]+->[0-9]+ ' "$dot")
+if [ "$nodes" != "$states" ] || [ "$edges" != "$transitions" ]; then
+  echo "DOT has $nodes nodes and $edges edges; the search found $states states and $transitions transitions"
+  exit 1
+fi
+# The initial state is drawn, and every edge joins two drawn nodes.
+grep -q '^0\[label="#0' "$dot" || { echo "no initial state"; exit 1; }
+bad=$(awk -F'[][ ]' '/^[0-9]+\[label=/{n[$1]=1} /^[0-9]+->[0-9]+ /{split($1,a,"->"); e[a[1]]=1; e[a[2]]=1}
+  END{for (k in e) if (!(k in n)) print k}' "$dot" | head -1)
+[ -z "$bad" ] || { echo "an edge names node $bad, which is not drawn"; exit 1; }
+echo "ok: $nodes nodes, $edges edges"
