@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "common/text.h"
 #include "conform/conform_schema.h"
 #include "model/outbox_model.h"
 #include "model/state_cells.h"
@@ -44,10 +45,11 @@ Result<int> ModelCredits(const Config& config, Strategy strategy) {
     if (!next.ok()) return next.status();
     s = std::move(next).value();
   }
-  for (const Cell& c : Cells(model, s)) {
-    if (c.name == "billing.effects[e1]") return std::stoi(c.value);
+  // The one group, billing, and the one event, e1.
+  if (s.group_events.empty()) {
+    return Status::Error("the model has no cell billing.effects[e1]");
   }
-  return Status::Error("the model has no cell billing.effects[e1]");
+  return static_cast<int>(s.group_events.front().effects);
 }
 
 // The two instances' connections and the log of what they ran.
@@ -227,8 +229,13 @@ Result<ConcurrentDuplicate> RunConcurrentDuplicate(const std::string& conninfo,
   if (!dropped.ok()) return dropped;
   out.second_waited = waited.value();
   if (cents.value().rows.size() == 1 && cents.value().rows[0][0]) {
-    out.database_credits = static_cast<int>(
-        std::stoll(*cents.value().rows[0][0]) / AmountCents(config, 0));
+    const std::string& text = *cents.value().rows[0][0];
+    const std::optional<std::int64_t> value = ParseInteger(text);
+    if (!value) {
+      return Status::Error(fmt::format(
+          "accounts.credit_cents is '{}' in PostgreSQL, not an integer", text));
+    }
+    out.database_credits = static_cast<int>(*value / AmountCents(config, 0));
   }
   return out;
 }

@@ -2,12 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "common/text.h"
+
 namespace oc::conform {
 namespace {
-
-std::string Plural(std::size_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
 
 std::string Indented(const std::string& text, std::string_view indent) {
   std::string out;

@@ -176,10 +176,10 @@ std::vector<DurableCell> ModelDurableCells(const OutboxModel& model,
       continue;
     }
     for (std::size_t e = 0; e < config.events.size(); ++e) {
-      const std::string& effects = cells.at(fmt::format(
-          "{}.effects[{}]", config.groups[g].name, config.events[e].name));
+      const std::int64_t effects =
+          s.group_events[g * config.events.size() + e].effects;
       cents[AccountId(config, static_cast<int>(g), static_cast<int>(e))] +=
-          std::stoll(effects) * AmountCents(config, static_cast<int>(e));
+          effects * AmountCents(config, static_cast<int>(e));
     }
   }
   std::vector<DurableCell> out;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/text.h"
+
 namespace oc::conform {
 namespace {
 
@@ -50,8 +52,15 @@ Result<PgRows> Collect(PGresult* res, PGconn* conn) {
     }
   }
   const std::string affected = PQcmdTuples(res);
-  rows.affected = affected.empty() ? 0 : std::stol(affected);
   PQclear(res);
+  if (!affected.empty()) {
+    const std::optional<std::int64_t> n = ParseInteger(affected);
+    if (!n || *n < 0) {
+      return Status::Error(fmt::format(
+          "PostgreSQL reported '{}' rows affected, not a count", affected));
+    }
+    rows.affected = *n;
+  }
   return rows;
 }
 

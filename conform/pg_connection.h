@@ -14,6 +14,7 @@
 #ifndef OUTBOX_CHECK_CONFORM_PG_CONNECTION_H_
 #define OUTBOX_CHECK_CONFORM_PG_CONNECTION_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +31,7 @@ namespace oc::conform {
 struct PgRows {
   std::vector<std::string> columns;
   std::vector<std::vector<std::optional<std::string>>> rows;
-  long affected = 0;  // PQcmdTuples; 0 for statements that report none
+  std::int64_t affected = 0;  // PQcmdTuples; 0 for statements that report none
 };
 
 class PgConnection {

@@ -192,16 +192,10 @@ Status SqlDriver::ProbeClaims(const State& s, std::vector<RunStatement>& log) {
   std::size_t relay = 0;
   while (relay < relays_.size() && relays_[relay].busy) ++relay;
   if (relay == relays_.size()) return Status::Ok();  // no relay can claim
-  std::vector<std::string> tokens;
-  for (const Cell& c : Cells(model_, s)) {
-    if (c.name.starts_with("outbox[") && c.name.ends_with("].token")) {
-      tokens.push_back(c.value);
-    }
-  }
   const std::string& name = config.relays[relay];
   const std::string label = "relay " + name + " (probe)";
   for (std::size_t e = 0; e < config.events.size(); ++e) {
-    if (config.claim_bound > 0 && std::stoi(tokens[e]) >= config.claim_bound) {
+    if (config.claim_bound > 0 && s.events[e].token >= config.claim_bound) {
       continue;
     }
     const Action claim{ActionKind::kClaim, static_cast<std::uint8_t>(relay),

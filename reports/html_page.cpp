@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/text.h"
 #include "reports/svg_sequence.h"
 
 namespace oc::reports {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/text.h"
 #include "model/state_cells.h"
 #include "reports/html_page.h"
 #include "reports/sequence.h"

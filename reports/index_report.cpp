@@ -6,16 +6,13 @@
 #include <cassert>
 #include <cctype>
 
+#include "common/text.h"
 #include "reports/markdown_report.h"
 #include "reports/text_report.h"
 #include "reports/wording.h"
 
 namespace oc::reports {
 namespace {
-
-std::string Plural(std::uint64_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
 
 // What the exit code of a run means, as in `outbox-check --help`.
 std::string_view ExitCodeMeaning(int code) {
@@ -50,44 +47,10 @@ std::string LinkTarget(std::string_view file) {
 // double-quoted attribute value, where line breaks and tabs must be
 // character references to survive attribute normalisation. Control
 // characters XML 1.0 cannot carry become U+FFFD.
-std::string Xml(std::string_view text, bool attribute) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\xEF\xBF\xBD";
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+std::string XmlText(std::string_view text) { return EscapeXml(text, false); }
+std::string XmlAttribute(std::string_view text) {
+  return EscapeXml(text, true);
 }
-
-std::string XmlText(std::string_view text) { return Xml(text, false); }
-std::string XmlAttribute(std::string_view text) { return Xml(text, true); }
 
 std::vector<Outcome> Outcomes(const std::vector<ScenarioResult>& results) {
   std::vector<Outcome> outcomes;

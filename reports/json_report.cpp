@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/text.h"
 #include "model/action.h"
 #include "model/state_cells.h"
 #include "model/timing.h"
@@ -17,42 +18,6 @@ namespace {
 
 // `text` as a JSON string literal. Bytes from 0x80 up pass through: the
 // inputs are UTF-8 (the scenario loader reads TOML, which is UTF-8).
-std::string Quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 // Writes JSON text with two-space indentation. Keys and values are written
 // in call order, so the caller fixes the key order; an empty object or
 // array is written "{}" or "[]".
@@ -66,11 +31,13 @@ class JsonWriter {
   // REQUIRES: inside an object; a value follows.
   JsonWriter& Key(std::string_view key) {
     Separate();
-    out_ += Quote(key) + ": ";
+    out_ += QuoteJson(key) + ": ";
     after_key_ = true;
     return *this;
   }
-  JsonWriter& String(std::string_view value) { return Scalar(Quote(value)); }
+  JsonWriter& String(std::string_view value) {
+    return Scalar(QuoteJson(value));
+  }
   JsonWriter& Number(std::uint64_t value) {
     return Scalar(fmt::format("{}", value));
   }

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <vector>
 
+#include "common/text.h"
 #include "model/action.h"
 #include "model/state_cells.h"
 #include "reports/sequence.h"
@@ -15,10 +16,6 @@ namespace oc::reports {
 namespace {
 
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)); }
-
-std::string Plural(std::uint64_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
 
 // A step singled out in a step table and its diagram.
 struct StepMark {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/text.h"
+
 namespace oc::reports {
 namespace {
 
@@ -121,33 +123,6 @@ void AppendNote(std::string& out, const SequenceItem& item, int x,
 }
 
 }  // namespace
-
-std::string EscapeMarkup(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string SequenceSvg(const SequenceDiagram& d, const SvgOptions& options) {
   const std::size_t n = d.participants.size();

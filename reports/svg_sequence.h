@@ -50,10 +50,6 @@ struct SvgOptions {
 std::string SequenceSvg(const SequenceDiagram& diagram,
                         const SvgOptions& options);
 
-// `text` escaped for HTML and XML text and double- or single-quoted
-// attribute values: & < > " ' become entities; everything else is kept.
-std::string EscapeMarkup(std::string_view text);
-
 }  // namespace oc::reports
 
 #endif  // OUTBOX_CHECK_REPORTS_SVG_SEQUENCE_H_

@@ -4,15 +4,12 @@
 
 #include <algorithm>
 
+#include "common/text.h"
 #include "model/state_cells.h"
 #include "model/timing.h"
 
 namespace oc::reports {
 namespace {
-
-std::string Plural(std::uint64_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
 
 // The steps of `trace`, each with the cells it changed.
 void AppendSteps(const OutboxModel& model, const Trace& trace,

@@ -2,21 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "common/text.h"
 #include "model/action.h"
 #include "model/timing.h"
 #include "reports/file_names.h"
 
 namespace oc::reports {
-namespace {
-
-std::string Plural(std::uint64_t n, std::string_view word,
-                   std::string_view words = {}) {
-  if (n == 1) return fmt::format("1 {}", word);
-  if (words.empty()) return fmt::format("{} {}s", n, word);
-  return fmt::format("{} {}", n, words);
-}
-
-}  // namespace
 
 std::string ReductionText(const Exploration& e) {
   if (e.reduction == "none") return "none (every state stored)";

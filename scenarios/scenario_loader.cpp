@@ -23,6 +23,7 @@
 #include "model/timing.h"
 #include "scenarios/file_text.h"
 #include "scenarios/strategy_loader.h"
+#include "scenarios/toml_words.h"
 
 namespace oc {
 namespace {
@@ -73,32 +74,6 @@ constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 SourcePosition PositionOf(const toml::source_region& region) {
   return {static_cast<int>(region.begin.line),
           static_cast<int>(region.begin.column)};
-}
-
-std::string_view TypeName(toml::node_type type) {
-  switch (type) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a floating-point number";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::date:
-      return "a date";
-    case toml::node_type::time:
-      return "a time";
-    case toml::node_type::date_time:
-      return "a date-time";
-    case toml::node_type::none:
-      break;
-  }
-  return "nothing";
 }
 
 // Field names are 1-based, as Validate() writes them: "groups[1].strategy".

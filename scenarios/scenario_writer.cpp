@@ -6,53 +6,17 @@
 #include <string_view>
 #include <vector>
 
+#include "common/text.h"
 #include "model/timing.h"
 
 namespace oc {
 namespace {
 
-// A TOML basic string. Control characters are escaped; everything else,
-// including non-ASCII UTF-8, is copied as is.
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
+// A TOML array of basic strings (QuoteToml: control characters escaped,
+// everything else, including non-ASCII UTF-8, copied as is).
 std::string QuotedList(const std::vector<std::string>& items) {
   std::vector<std::string> quoted;
-  for (const std::string& item : items) quoted.push_back(Quote(item));
+  for (const std::string& item : items) quoted.push_back(QuoteToml(item));
   return fmt::format("[{}]", fmt::join(quoted, ", "));
 }
 
@@ -87,27 +51,28 @@ void WriteConfig(const Config& config, std::string& out) {
     out += fmt::format("events = {}\n", config.events.size());
   } else {
     for (const Event& e : config.events) {
-      out += fmt::format("\n[[events]]\nname = {}\ntype = {}\n", Quote(e.name),
-                         Quote(e.type));
-      if (e.key) out += fmt::format("key = {}\n", Quote(*e.key));
+      out += fmt::format("\n[[events]]\nname = {}\ntype = {}\n",
+                         QuoteToml(e.name), QuoteToml(e.type));
+      if (e.key) out += fmt::format("key = {}\n", QuoteToml(*e.key));
       if (e.version) out += fmt::format("version = {}\n", *e.version);
-      if (e.account) out += fmt::format("account = {}\n", Quote(*e.account));
+      if (e.account)
+        out += fmt::format("account = {}\n", QuoteToml(*e.account));
       if (e.amount) out += fmt::format("amount = {}\n", *e.amount);
       for (const EventAttribute& a : e.attributes) {
-        out += a.text ? fmt::format("{} = {}\n", a.name, Quote(*a.text))
+        out += a.text ? fmt::format("{} = {}\n", a.name, QuoteToml(*a.text))
                       : fmt::format("{} = {}\n", a.name, *a.number);
       }
     }
   }
   auto duration = [&](std::string_view key, const std::optional<Seconds>& d) {
-    if (d) out += fmt::format("{} = {}\n", key, Quote(FormatDuration(*d)));
+    if (d) out += fmt::format("{} = {}\n", key, QuoteToml(FormatDuration(*d)));
   };
   for (const Group& g : config.groups) {
     out += fmt::format(
         "\n[[groups]]\nname = {}\nstrategy = {}\ninstances = {}\n",
-        Quote(g.name),
-        g.declared ? fmt::format("{{ file = {} }}", Quote(g.declared->file))
-                   : Quote(StrategyName(g.strategy)),
+        QuoteToml(g.name),
+        g.declared ? fmt::format("{{ file = {} }}", QuoteToml(g.declared->file))
+                   : QuoteToml(StrategyName(g.strategy)),
         g.instances);
     duration("inbox_retention", g.inbox_retention);
     duration("inbox_cleanup_every", g.inbox_cleanup_every);
@@ -125,15 +90,15 @@ void WriteConfig(const Config& config, std::string& out) {
   if (config.relay_style != RelayStyle::kLeaseToken ||
       config.message_id != MessageIdentity::kOutboxId) {
     out += fmt::format("\n[relay]\nstyle = {}\nmessage_id = {}\n",
-                       Quote(RelayStyleName(config.relay_style)),
-                       Quote(MessageIdentityName(config.message_id)));
+                       QuoteToml(RelayStyleName(config.relay_style)),
+                       QuoteToml(MessageIdentityName(config.message_id)));
     if (config.min_age) {
-      out +=
-          fmt::format("min_age = {}\n", Quote(FormatDuration(*config.min_age)));
+      out += fmt::format("min_age = {}\n",
+                         QuoteToml(FormatDuration(*config.min_age)));
     }
     if (config.send_time) {
       out += fmt::format("send_time = {}\n",
-                         Quote(FormatDuration(*config.send_time)));
+                         QuoteToml(FormatDuration(*config.send_time)));
     }
   }
   if (config.commits_during_run) {
@@ -206,7 +171,8 @@ void WriteCheck(const Scenario& s, std::string& out) {
   if (!s.order.empty()) {
     out += "order = [\n";
     for (const PinnedStep& step : s.order) {
-      out += fmt::format("  {},\n", Quote(FormatAction(s.config, step.action)));
+      out += fmt::format("  {},\n",
+                         QuoteToml(FormatAction(s.config, step.action)));
     }
     out += "]\n";
   }
@@ -219,7 +185,7 @@ void WriteExpect(const Expectation& e, std::string& out) {
   } else {
     out += "verdict = \"violated\"\n";
     out += fmt::format("violated = {}\n", e.violated.size() == 1
-                                              ? Quote(e.violated.front())
+                                              ? QuoteToml(e.violated.front())
                                               : QuotedList(e.violated));
   }
   if (e.trace_length)
@@ -230,9 +196,9 @@ void WriteExpect(const Expectation& e, std::string& out) {
 }  // namespace
 
 std::string FormatScenario(const Scenario& scenario) {
-  std::string out = fmt::format("name = {}\n", Quote(scenario.name));
+  std::string out = fmt::format("name = {}\n", QuoteToml(scenario.name));
   if (!scenario.description.empty()) {
-    out += fmt::format("description = {}\n", Quote(scenario.description));
+    out += fmt::format("description = {}\n", QuoteToml(scenario.description));
   }
   WriteConfig(scenario.config, out);
   WriteBounds(scenario, out);
@@ -241,13 +207,13 @@ std::string FormatScenario(const Scenario& scenario) {
   for (const InvariantExpression& x : scenario.expressions) {
     constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
     out += fmt::format("\n[[invariants]]\nname = {}\nkind = \"{}\"\n",
-                       Quote(x.name), kKinds[static_cast<int>(x.kind)]);
+                       QuoteToml(x.name), kKinds[static_cast<int>(x.kind)]);
     if (!x.groups.empty()) {
       std::vector<std::string> quoted;
-      for (const std::string& g : x.groups) quoted.push_back(Quote(g));
+      for (const std::string& g : x.groups) quoted.push_back(QuoteToml(g));
       out += fmt::format("groups = [{}]\n", fmt::join(quoted, ", "));
     }
-    out += fmt::format("holds = {}\n", Quote(x.text));
+    out += fmt::format("holds = {}\n", QuoteToml(x.text));
     if (std::find(scenario.unchecked.begin(), scenario.unchecked.end(),
                   x.name) != scenario.unchecked.end()) {
       out += "check = false\n";

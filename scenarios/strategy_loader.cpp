@@ -9,6 +9,7 @@
 
 #include "common/closest_name.h"
 #include "scenarios/file_text.h"
+#include "scenarios/toml_words.h"
 
 namespace oc {
 namespace {
@@ -17,39 +18,15 @@ constexpr std::string_view kStrategyKeys[] = {"name", "description", "tables",
                                               "steps"};
 constexpr std::string_view kTableKeys[] = {"kind", "by"};
 
-std::string At(const std::string& path, const toml::source_region& r,
-               std::string_view field, std::string_view what) {
-  return fmt::format("{}:{}:{}: {}: {}", path, r.begin.line, r.begin.column,
-                     field, what);
-}
-
-std::string_view TypeWord(const toml::node& n) {
-  switch (n.type()) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a floating-point number";
-    case toml::node_type::boolean:
-      return "a boolean";
-    default:
-      return "a date or time";
-  }
-}
-
 // [tables]: NAME = { kind = "row" | "number", by = "event" | ATTRIBUTE }.
 Status ReadTables(const toml::node& node, const std::string& path,
                   HandlerProgram& program) {
   const toml::table* tables = node.as_table();
   if (tables == nullptr) {
     return Status::Error(
-        At(path, node.source(), "tables",
-           fmt::format("expected a table of tables, got {}", TypeWord(node))));
+        ErrorAt(path, node.source(), "tables",
+                fmt::format("expected a table of tables, got {}",
+                            TypeName(node.type()))));
   }
   for (const auto& [key, value] : *tables) {
     const std::string name(key.str());
@@ -61,29 +38,29 @@ Status ReadTables(const toml::node& node, const std::string& path,
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
         });
     if (!word || ReservedHandlerName(name)) {
-      return Status::Error(
-          At(path, key.source(), field,
-             word ? fmt::format("'{}' is a built-in table or a keyword; choose "
-                                "another name",
-                                name)
-                  : "a table's name is a word: letters, digits and '_'"));
+      return Status::Error(ErrorAt(
+          path, key.source(), field,
+          word ? fmt::format("'{}' is a built-in table or a keyword; choose "
+                             "another name",
+                             name)
+               : "a table's name is a word: letters, digits and '_'"));
     }
     const toml::table* t = value.as_table();
     if (t == nullptr) {
-      return Status::Error(At(path, value.source(), field,
-                              fmt::format("expected {{ kind = \"row\" or "
-                                          "\"number\", by = \"event\" or "
-                                          "an attribute }}, got {}",
-                                          TypeWord(value))));
+      return Status::Error(ErrorAt(path, value.source(), field,
+                                   fmt::format("expected {{ kind = \"row\" or "
+                                               "\"number\", by = \"event\" or "
+                                               "an attribute }}, got {}",
+                                               TypeName(value.type()))));
     }
     for (const auto& [k, v] : *t) {
       if (std::find(std::begin(kTableKeys), std::end(kTableKeys), k.str()) ==
           std::end(kTableKeys)) {
         std::string hint = DidYouMean(k.str(), kTableKeys);
         if (hint.empty()) hint = "; allowed keys are kind, by";
-        return Status::Error(At(path, k.source(),
-                                fmt::format("{}.{}", field, k.str()),
-                                "unknown key" + hint));
+        return Status::Error(ErrorAt(path, k.source(),
+                                     fmt::format("{}.{}", field, k.str()),
+                                     "unknown key" + hint));
       }
     }
     UserTable table;
@@ -93,9 +70,9 @@ Status ReadTables(const toml::node& node, const std::string& path,
         kind ? kind->value<std::string>() : std::nullopt;
     if (!kind_text || (*kind_text != "row" && *kind_text != "number")) {
       return Status::Error(
-          At(path, kind ? kind->source() : value.source(), field + ".kind",
-             kind ? "expected \"row\" (present or not) or \"number\""
-                  : "missing; \"row\" (present or not) or \"number\""));
+          ErrorAt(path, kind ? kind->source() : value.source(), field + ".kind",
+                  kind ? "expected \"row\" (present or not) or \"number\""
+                       : "missing; \"row\" (present or not) or \"number\""));
     }
     table.row = *kind_text == "row";
     const toml::node* by = t->get("by");
@@ -103,20 +80,21 @@ Status ReadTables(const toml::node& node, const std::string& path,
         by ? by->value<std::string>() : std::nullopt;
     if (!by_text || by_text->empty()) {
       return Status::Error(
-          At(path, by ? by->source() : value.source(), field + ".by",
-             by ? "expected \"event\" or an event attribute such as "
-                  "\"account\""
-                : "missing; \"event\" (a cell per event) or an event "
-                  "attribute such as \"account\" (a cell per account)"));
+          ErrorAt(path, by ? by->source() : value.source(), field + ".by",
+                  by ? "expected \"event\" or an event attribute such as "
+                       "\"account\""
+                     : "missing; \"event\" (a cell per event) or an event "
+                       "attribute such as \"account\" (a cell per account)"));
     }
     if (*by_text != "event") {
       if (*by_text == "version" || *by_text == "amount" || *by_text == "name") {
-        return Status::Error(At(path, by->source(), field + ".by",
-                                fmt::format("'{}' is not a text attribute; "
-                                            "tables are indexed by the event "
-                                            "or by text such as account, key "
-                                            "or order",
-                                            *by_text)));
+        return Status::Error(
+            ErrorAt(path, by->source(), field + ".by",
+                    fmt::format("'{}' is not a text attribute; "
+                                "tables are indexed by the event "
+                                "or by text such as account, key "
+                                "or order",
+                                *by_text)));
       }
       auto it = std::find(program.text_attributes.begin(),
                           program.text_attributes.end(), *by_text);
@@ -128,9 +106,9 @@ Status ReadTables(const toml::node& node, const std::string& path,
     }
     if (program.tables.size() >= static_cast<std::size_t>(kMaxUserTables)) {
       return Status::Error(
-          At(path, key.source(), field,
-             fmt::format("too many tables; a strategy declares at most {}",
-                         kMaxUserTables)));
+          ErrorAt(path, key.source(), field,
+                  fmt::format("too many tables; a strategy declares at most {}",
+                              kMaxUserTables)));
     }
     program.tables.push_back(std::move(table));
   }
@@ -155,7 +133,7 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
       hint = "; allowed keys are name, description, tables, steps";
     }
     return Status::Error(
-        At(path, key.source(), key.str(), "unknown key" + hint));
+        ErrorAt(path, key.source(), key.str(), "unknown key" + hint));
   }
   HandlerProgram program;
   program.file = written_as;
@@ -166,21 +144,21 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
         path));
   }
   if (!name->is_string()) {
-    return Status::Error(
-        At(path, name->source(), "name",
-           fmt::format("expected a string, got {}", TypeWord(*name))));
+    return Status::Error(ErrorAt(
+        path, name->source(), "name",
+        fmt::format("expected a string, got {}", TypeName(name->type()))));
   }
   program.name = name->as_string()->get();
   if (program.name.empty()) {
     return Status::Error(
-        At(path, name->source(), "name",
-           "empty; the strategy's name, e.g. \"loyalty.inbox\""));
+        ErrorAt(path, name->source(), "name",
+                "empty; the strategy's name, e.g. \"loyalty.inbox\""));
   }
   if (const toml::node* d = root.get("description");
       d != nullptr && !d->is_string()) {
     return Status::Error(
-        At(path, d->source(), "description",
-           fmt::format("expected a string, got {}", TypeWord(*d))));
+        ErrorAt(path, d->source(), "description",
+                fmt::format("expected a string, got {}", TypeName(d->type()))));
   }
   if (const toml::node* tables = root.get("tables")) {
     if (Status s = ReadTables(*tables, path, program); !s.ok()) return s;
@@ -193,18 +171,18 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
   }
   const toml::array* step_array = steps->as_array();
   if (step_array == nullptr) {
-    return Status::Error(
-        At(path, steps->source(), "steps",
-           fmt::format("expected an array, got {}", TypeWord(*steps))));
+    return Status::Error(ErrorAt(
+        path, steps->source(), "steps",
+        fmt::format("expected an array, got {}", TypeName(steps->type()))));
   }
   if (step_array->empty() ||
       step_array->size() > static_cast<std::size_t>(kMaxHandlerSteps)) {
-    return Status::Error(
-        At(path, steps->source(), "steps",
-           fmt::format("{} steps; a handler has 1 to {} steps (transactions): "
-                       "consume runs the first, each step action the next "
-                       "(MODEL.md section 4)",
-                       step_array->size(), kMaxHandlerSteps)));
+    return Status::Error(ErrorAt(
+        path, steps->source(), "steps",
+        fmt::format("{} steps; a handler has 1 to {} steps (transactions): "
+                    "consume runs the first, each step action the next "
+                    "(MODEL.md section 4)",
+                    step_array->size(), kMaxHandlerSteps)));
   }
   std::vector<std::vector<HandlerSource>> sources;
   for (std::size_t s = 0; s < step_array->size(); ++s) {
@@ -212,29 +190,31 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
     const std::string field = fmt::format("steps[{}]", s + 1);
     const toml::array* statements = step.as_array();
     if (statements == nullptr) {
-      return Status::Error(At(path, step.source(), field,
-                              fmt::format("expected an array of statements, "
-                                          "got {}",
-                                          TypeWord(step))));
+      return Status::Error(
+          ErrorAt(path, step.source(), field,
+                  fmt::format("expected an array of statements, "
+                              "got {}",
+                              TypeName(step.type()))));
     }
     if (statements->empty()) {
-      return Status::Error(At(path, step.source(), field,
-                              "empty; a step holds at least one statement"));
+      return Status::Error(
+          ErrorAt(path, step.source(), field,
+                  "empty; a step holds at least one statement"));
     }
     sources.emplace_back();
     for (std::size_t i = 0; i < statements->size(); ++i) {
       const toml::node& st = *statements->get(i);
       const std::string sfield = fmt::format("{}[{}]", field, i + 1);
       if (!st.is_string()) {
-        return Status::Error(
-            At(path, st.source(), sfield,
-               fmt::format("expected a string, got {}", TypeWord(st))));
+        return Status::Error(ErrorAt(
+            path, st.source(), sfield,
+            fmt::format("expected a string, got {}", TypeName(st.type()))));
       }
       const std::string& text = st.as_string()->get();
       if (text.find('\n') != std::string::npos) {
-        return Status::Error(At(path, st.source(), sfield,
-                                "a statement is one line; write one "
-                                "statement per string"));
+        return Status::Error(ErrorAt(path, st.source(), sfield,
+                                     "a statement is one line; write one "
+                                     "statement per string"));
       }
       // The value's region starts at its opening quote.
       sources.back().push_back(

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/text.h"
 #include "model/state_cells.h"
 #include "reports/html_page.h"
 #include "reports/sequence.h"
