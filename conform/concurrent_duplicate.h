@@ -1,4 +1,4 @@
-// "Duplicate arrives concurrently" (MODEL.md section 7, row 5) as the
+// "Duplicate arrives concurrently" (docs/SEMANTICS.md section 7, row 5) as the
 // database really does it: two consumer instances, each on its own
 // connection, handle two copies of one credit event with their
 // transactions interleaved statement by statement, under PostgreSQL's

@@ -15,8 +15,8 @@
 //   projection_versions(consumer, key, version)
 //   cache_entries(consumer, key, state)        'stale' or 'fresh'
 // Seeded with one outbox row per event (every event is committed before
-// the run starts, MODEL.md section 1), and the broker, account, projection
-// and cache rows at their initial values.
+// the run starts, docs/SEMANTICS.md section 1), and the broker, account,
+// projection and cache rows at their initial values.
 
 #ifndef OUTBOX_CHECK_CONFORM_CONFORM_SCHEMA_H_
 #define OUTBOX_CHECK_CONFORM_CONFORM_SCHEMA_H_

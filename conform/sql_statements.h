@@ -1,6 +1,6 @@
 // The SQL under test: the statements each model action runs (the seed and
-// MODEL.md section 5, as plain SQL). conform/README.md explains the mapping
-// from actions to statements and connections.
+// docs/SEMANTICS.md section 5, as plain SQL). conform/README.md explains the
+// mapping from actions to statements and connections.
 //
 // The statements name tables without a schema: every connection of a
 // conformance run sets its search_path to the run's own schema (see

@@ -1,5 +1,5 @@
-// The named invariants of MODEL.md section 6. Each reads durable state only
-// (outbox rows, broker counters, group tables), never a relay's or an
+// The named invariants of docs/SEMANTICS.md section 6. Each reads durable state
+// only (outbox rows, broker counters, group tables), never a relay's or an
 // instance's local phase.
 //
 // kSafety invariants must hold in every reachable state, kTransition ones on
@@ -41,7 +41,7 @@ struct Invariant {
                    const State& after) = nullptr;
 };
 
-// Every invariant, in the order of MODEL.md section 6.
+// Every invariant, in the order of docs/SEMANTICS.md section 6.
 std::span<const Invariant> AllInvariants();
 
 // nullptr when there is no invariant of that name.

@@ -1,5 +1,5 @@
-// Actions of the outbox model (MODEL.md sections 3 and 4), and their text
-// form, which is both what traces print and what pinned orders in scenario
+// Actions of the outbox model (docs/SEMANTICS.md sections 3 and 4), and their
+// text form, which is both what traces print and what pinned orders in scenario
 // files are written in:
 //
 //   claim(A, e1)  send(A)  send_ack_lost(A)  complete(A)  expire(e1)

@@ -1,5 +1,5 @@
-// The configuration of one outbox model (MODEL.md section 1): relays, events,
-// consumer groups, switches, fault budgets and the claim bound.
+// The configuration of one outbox model (docs/SEMANTICS.md section 1): relays,
+// events, consumer groups, switches, fault budgets and the claim bound.
 //
 // A Config is plain data. It is filled by the scenario loader (or by a test)
 // and validated once by Validate(); an OutboxModel is only ever built from a
@@ -20,7 +20,7 @@
 
 namespace oc {
 
-// The nine handler strategies of MODEL.md section 5.
+// The nine handler strategies of docs/SEMANTICS.md section 5.
 enum class Strategy : std::uint8_t {
   kCreditNaive,
   kCreditInbox,
@@ -65,7 +65,7 @@ inline constexpr Strategy kAllStrategies[] = {
 std::string_view StrategyName(Strategy s);
 std::optional<Strategy> ParseStrategy(std::string_view name);
 StrategyFamily FamilyOf(Strategy s);
-// 1 or 2 (MODEL.md section 5, column "steps").
+// 1 or 2 (docs/SEMANTICS.md section 5, column "steps").
 int StepCount(Strategy s);
 // True for the credit strategies that keep an inbox table.
 bool HasInbox(Strategy s);
@@ -135,8 +135,8 @@ struct Group {
 // README's "Which relay style for your library" says which library uses
 // which). Every style uses the claim / send / complete actions, each with
 // its own meaning:
-//  - kLeaseToken: the seed's relay (MODEL.md section 3): a claim takes a
-//    lease and a fencing token; complete is fenced.
+//  - kLeaseToken: the seed's relay (docs/SEMANTICS.md section 3): a claim
+//    takes a lease and a fencing token; complete is fenced.
 //  - kRowLock: SELECT ... FOR UPDATE SKIP LOCKED, send, UPDATE published,
 //    COMMIT, all in one transaction. claim locks the row (other relays skip
 //    it); complete marks it published and commits; a relay crash or a

@@ -1,12 +1,12 @@
 // A declared handler strategy: a consumer written in the small
 // statement language of scenarios/strategies/LANGUAGE.md instead of one of
-// the nine built-in strategies of MODEL.md section 5.
+// the nine built-in strategies of docs/SEMANTICS.md section 5.
 //
 // A HandlerProgram is plain, comparable data compiled once, at load time,
 // by CompileHandler(); every name in it is already resolved to an index, so
 // running a step never looks anything up. It works on the same durable
-// cells as the built-ins (MODEL.md section 2: effects, inbox, ledger, sent
-// per event; version and cache per key), so a declared definition of a
+// cells as the built-ins (docs/SEMANTICS.md section 2: effects, inbox, ledger,
+// sent per event; version and cache per key), so a declared definition of a
 // built-in reaches exactly the states the built-in reaches, and on tables
 // the strategy file declares itself (`points` per account, `reserved` per
 // order), which live in State::user.
@@ -35,9 +35,9 @@ enum class StrategyFamily : std::uint8_t;
 struct GroupEventCells;
 struct GroupKeyCells;
 
-// The durable tables of MODEL.md section 2 a handler can name. Per event:
-// effects (a count of business effects), inbox and ledger (rows: present or
-// not), sent (the outside world's record of calls received). Per key:
+// The durable tables of docs/SEMANTICS.md section 2 a handler can name. Per
+// event: effects (a count of business effects), inbox and ledger (rows: present
+// or not), sent (the outside world's record of calls received). Per key:
 // version (a number) and cache (a row: present means fresh).
 enum class HandlerTable : std::uint8_t {
   kEffects,

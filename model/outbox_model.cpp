@@ -9,8 +9,9 @@
 
 namespace oc {
 
-// Why an action is not enabled. The first failing condition in MODEL.md's
-// column order wins, so kClaimBound means "enabled but for the bound".
+// Why an action is not enabled. The first failing condition in the guard
+// column order of docs/SEMANTICS.md section 3 wins, so kClaimBound means
+// "enabled but for the bound".
 enum class OutboxModel::Guard : std::uint8_t {
   kEnabled,
   kRelayNotIdle,

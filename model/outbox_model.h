@@ -1,4 +1,5 @@
-// The outbox / relay / broker / consumer model of MODEL.md sections 1-5.
+// The outbox / relay / broker / consumer model of docs/SEMANTICS.md
+// sections 1-5.
 //
 // An OutboxModel is immutable once built and thread-compatible: every member
 // is const and deterministic, so the same state always yields the same

@@ -1,4 +1,5 @@
-// The state of the outbox model: exactly the tuple of MODEL.md section 2.
+// The state of the outbox model: exactly the tuple of docs/SEMANTICS.md
+// section 2.
 //
 // Invariants of a State (kept by OutboxModel, checked by tests):
 //  - an idle relay has event 0 and token 0; an idle instance has event 0;

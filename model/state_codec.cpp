@@ -29,7 +29,7 @@ enum class Field : std::uint8_t {
   kSent,
   kVersion,
   kFresh,
-  kBudget,       // the six budgets of MODEL.md, in order
+  kBudget,       // the six budgets of docs/SEMANTICS.md section 1
   kStyleBudget,  // failed commits, lost broker writes
   kTimeBudget,   // consumer and database outages
   // Time (model/TIME.md).

@@ -3,7 +3,7 @@
 // the benchmarks instead of a struct of vectors.
 //
 // Every field gets as many bits as its largest reachable value needs, and
-// that value is derived from the Config (MODEL.md's bounds):
+// that value is derived from the Config (docs/SEMANTICS.md section 1's bounds):
 //  - a fencing token counts claims: at most 1 + X + C with a lease (a
 //    lease expires early only by the premature budget, or after its relay
 //    crashed), and never more than the claim bound;

@@ -1,6 +1,6 @@
 // Symmetry of an outbox configuration, for the visited-set key only.
 //
-// Three kinds of things are interchangeable in MODEL.md's semantics: relays
+// Three kinds of things are interchangeable in docs/SEMANTICS.md: relays
 // (nothing tells them apart but their names), the instances of one group,
 // and events whose type and attributes are all equal (only the name
 // differs), except with the sequence_cursor and cdc_offset relay styles,

@@ -79,9 +79,10 @@ Timing ComputeTiming(const Config& config);
 // file terms ("time.lease", "groups[1].inbox_retention").
 Status ValidateTiming(const Config& config);
 
-// What the config uses of MODEL.md section 8 and model/TIME.md ("durations",
-// "broker deduplication"), for tools that support only sections 1 to 7
-// (the Promela export, the PostgreSQL conformance run); nullopt if nothing.
+// What the config uses of docs/SEMANTICS.md section 8 and model/TIME.md
+// ("durations", "broker deduplication"), for tools that support only
+// sections 1 to 7 (the Promela export, the PostgreSQL conformance run);
+// nullopt if nothing.
 std::optional<std::string> TimeFeatureUsed(const Config& config);
 
 // The comparisons between durations a timed verdict rests on, one line

@@ -1,4 +1,4 @@
-// Each invariant of MODEL.md section 6 on hand-built states.
+// Each invariant of docs/SEMANTICS.md section 6 on hand-built states.
 
 #include "invariants/invariant.h"
 

@@ -1,4 +1,5 @@
-// Each action's guard and effect (MODEL.md sections 3-5), on tiny configs.
+// Each action's guard and effect (docs/SEMANTICS.md sections 3-5), on tiny
+// configs.
 
 #include "model/outbox_model.h"
 

@@ -1,5 +1,6 @@
 // Unreduced distinct-state counts of tiny configurations, worked out by hand.
-// These pin the semantics of MODEL.md: a changed count is a changed model.
+// These pin the semantics of docs/SEMANTICS.md: a changed count is a changed
+// model.
 
 #include <doctest/doctest.h>
 

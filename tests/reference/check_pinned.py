@@ -3,8 +3,8 @@
 numbers every bundled scenario pins in its [expect] table.
 
 The C++ checker is held to the same numbers by the CTest suite, so the two
-implementations of MODEL.md agree on verdicts, distinct-state counts and
-shortest-trace lengths whenever both pass.
+implementations of docs/SEMANTICS.md agree on verdicts, distinct-state counts
+and shortest-trace lengths whenever both pass.
 
 Scenarios with declared strategies (strategy = { file = ... }) and their
 [[invariants]] expressions are checked like the others: the reference

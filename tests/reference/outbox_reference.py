@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Independent reference implementation of the outbox / broker / inbox model.
 
-Written from /work/shared/MODEL.md sections 1-6 and, for section 8 (time),
-from model/TIME.md alone, without reading the C++ checker, so that its
-verdicts and unreduced state counts can be cross-checked.  Python 3.11+,
-standard library only.  A scenario without any duration is untimed and
-explored exactly as before (choices A1..A13); the timed extension follows
-TIME.md, with the choices T1.. below.  Declared strategies (strategy =
-{ file = "..." }), events' own attributes, declared tables, the
-idempotency-key window and the scenario's [[invariants]] expressions follow
-scenarios/strategies/LANGUAGE.md (parser: reference_language.py), with the
-choices L1.. at the end.
+Written from the reference semantics (restated in docs/SEMANTICS.md)
+sections 1-6 and, for section 8 (time), from model/TIME.md alone, without
+reading the C++ checker, so that its verdicts and unreduced state counts can
+be cross-checked.  Python 3.11+, standard library only.  A scenario without
+any duration is untimed and explored exactly as before (choices A1..A13);
+the timed extension follows TIME.md, with the choices T1.. below.  Declared
+strategies (strategy = { file = "..." }), events' own attributes, declared
+tables, the idempotency-key window and the scenario's [[invariants]]
+expressions follow scenarios/strategies/LANGUAGE.md (parser:
+reference_language.py), with the choices L1.. at the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -22,7 +22,7 @@ Replay mode ([check] order given):
   {"file", "mode": "order", "steps", "not_enabled": null | {"step", "action"},
    "final_terminal", "violations": {inv: "holds" | first step that breaks it}}
 
-AMBIGUITY CHOICES (where MODEL.md does not pin a detail)
+AMBIGUITY CHOICES (where the reference semantics do not pin a detail)
 ---------------------------------------------------------
  A1. State = exactly the tuple of section 2.  Durable tables a strategy does not
      use are carried as constant zeros (so they do not change the count).
@@ -131,18 +131,19 @@ AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
      than being ignored.  offered_at_most_once may be checked untimed too.
  T3. With time.lease unset (clock[e] exists because of time.poll), the clock
      of an active lease is capped at 0 (plain: it counts, nothing reads it) and
-     never waits; expire is MODEL.md's (orphaned: free; else premature, spends
-     X).  Every expire resets clock[e] = 0 when the cell exists.  With
-     time.poll unset P = 0: the none/expired clock stays 0 (capped), never
-     waits, and every claim is due.
+     never waits; expire is that of docs/SEMANTICS.md section 3 (orphaned:
+     free; else premature, spends X).  Every expire resets clock[e] = 0 when
+     the cell exists.  With time.poll unset P = 0: the none/expired clock
+     stays 0 (capped), never waits, and every claim is due.
  T4. Faults, never due: crash_relay, send_ack_lost, ack_lost, crash_consumer,
-     redeliver (its budget V is a fault budget in MODEL.md 1), a premature
-     expire (spends X: with time.lease clock < L, without it not orphaned),
-     consumer_outage, database_outage.  Due when enabled: send, complete,
-     non-premature expire, consume, step, acknowledge, retry, redrive,
-     dead_letter_expire.  claim(r, e) is due iff clock[e] >= P (always without
-     a clock); cleanup iff inbox_age >= T + I'.  tick is never due.  Urgency is
-     per action: any due action anywhere blocks tick.
+     redeliver (its budget V is a fault budget in docs/SEMANTICS.md
+     section 1), a premature expire (spends X: with time.lease clock < L,
+     without it not orphaned), consumer_outage, database_outage.  Due when
+     enabled: send, complete, non-premature expire, consume, step,
+     acknowledge, retry, redrive, dead_letter_expire.  claim(r, e) is due
+     iff clock[e] >= P (always without a clock); cleanup iff inbox_age >=
+     T + I'.  tick is never due.  Urgency is per action: any due action
+     anywhere blocks tick.
  T5. With time.lease, expire(e) is one action: when clock[e] >= L it spends
      nothing and is due, even if X > 0; otherwise (X > 0) it is premature.
  T6. The database outage gates only claim and complete (send and expire do
@@ -245,7 +246,7 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      always taken and does not touch key_age.  A window on a group whose
      handler makes no keyed call is refused.  TIME.md does not describe
      this cell; LANGUAGE.md only points at it.
- L5. Group kind: the kind of the MODEL.md tables its handler names (reads
+ L5. Group kind: the kind of the built-in tables its handler names (reads
      or writes); none: custom; two kinds: refused.  The built-in invariants
      select groups by kind.  eventually_consumed for a declared group is the
      built-in's rule for its kind: credit needs effects >= 1 and, when the
@@ -315,8 +316,9 @@ F_EFFECTS, F_INBOX, F_LEDGER, F_SENT = 9, 10, 11, 12   # per group: per event
 F_VERSION, F_CACHE = 13, 14                             # per group: per key
 F_BUDGET = 15     # (X, C, P, A, Q, V, F, B): F and B from the relay styles
 B_X, B_C, B_P, B_A, B_Q, B_V, B_F, B_B = range(8)
-# Timed cells (MODEL.md section 8 / model/TIME.md).  In an untimed scenario
-# they are constant zeros and never change, so they do not change the counts.
+# Timed cells (docs/SEMANTICS.md section 8 / model/TIME.md).  In an untimed
+# scenario they are constant zeros and never change, so they do not change the
+# counts.
 F_CLOCK = 16      # per event: lease / poll clock
 F_WINDOW = 17     # per event: copy age (dedup window)
 F_RETRYING = 18   # per relay: producer session retrying
@@ -448,7 +450,7 @@ class Model:
 
     # ------------------------------------------------------------------
     def _init_time(self, cfg):
-        """MODEL.md section 8 as model/TIME.md specifies it."""
+        """docs/SEMANTICS.md section 8 as model/TIME.md specifies it."""
         tm = dict(cfg.get("time", {}))
         br = dict(cfg.get("broker", {}))
         f = cfg.get("faults", {})
@@ -808,8 +810,8 @@ class Model:
 
     def _cell(self, g, table, idx):
         """Where TABLE[idx] of group g lives: (field, position) for the
-        tables of MODEL.md, ("decl", table number, cell) for a declared
-        one; None for an empty cell (an index no event has)."""
+        tables of docs/SEMANTICS.md, ("decl", table number, cell) for a
+        declared one; None for an empty cell (an index no event has)."""
         if table in lang.BUILTIN_TABLES or table == "ready":
             by = "event" if table == "ready" else lang.BUILTIN_TABLES[table][0]
             field = {"effects": F_EFFECTS, "inbox": F_INBOX,
