@@ -36,8 +36,8 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
     if (std::optional<std::string> feature = TimeFeatureUsed(scenario.config)) {
       fmt::print(err,
                  "outbox-check conform: {}: scenario '{}' uses {}; the SQL "
-                 "mapping covers MODEL.md sections 1 to 7 only, not time "
-                 "(model/TIME.md)\n",
+                 "mapping covers docs/SEMANTICS.md sections 1 to 7 only, "
+                 "not time (model/TIME.md)\n",
                  scenario.path, scenario.name, *feature);
       return kExitUsage;
     }

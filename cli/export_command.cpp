@@ -41,8 +41,9 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
   if (std::optional<std::string> feature =
           TimeFeatureUsed(scenario.value().config)) {
     fmt::print(err,
-               "{}: scenario '{}' uses {}; the Promela export covers MODEL.md "
-               "sections 1 to 7 only, not time (model/TIME.md)\n",
+               "{}: scenario '{}' uses {}; the Promela export covers "
+               "docs/SEMANTICS.md sections 1 to 7 only, not time "
+               "(model/TIME.md)\n",
                flags.scenario, scenario.value().name, *feature);
     return kExitUsage;
   }

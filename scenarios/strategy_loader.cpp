@@ -181,7 +181,7 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
         path, steps->source(), "steps",
         fmt::format("{} steps; a handler has 1 to {} steps (transactions): "
                     "consume runs the first, each step action the next "
-                    "(MODEL.md section 4)",
+                    "(docs/SEMANTICS.md section 4)",
                     step_array->size(), kMaxHandlerSteps)));
   }
   std::vector<std::vector<HandlerSource>> sources;

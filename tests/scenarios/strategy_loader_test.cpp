@@ -120,7 +120,7 @@ TEST_CASE("the strategy file's own keys and shape are checked") {
                 "  [\"effects[event] += 1\"],") ==
         "strategies/s.toml:2:9: steps: 5 steps; a handler has 1 to 4 steps "
         "(transactions): consume runs the first, each step action the next "
-        "(MODEL.md section 4)");
+        "(docs/SEMANTICS.md section 4)");
   CHECK(ErrorOf("  [],") ==
         "strategies/s.toml:3:3: steps[1]: empty; a step holds at least one "
         "statement");
