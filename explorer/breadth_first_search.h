@@ -198,6 +198,18 @@ struct alignas(64) Chunk {
   }
 };
 
+// The buffers a symmetric model's Canonicalize and OrbitSize reuse, or
+// nothing for a model without symmetry.
+template <class M>
+struct SymmetryScratchOf {
+  struct type {};
+};
+template <class M>
+requires Symmetric<M>
+struct SymmetryScratchOf<M> {
+  using type = typename M::SymmetryScratch;
+};
+
 }  // namespace detail
 
 template <Model M>
@@ -225,15 +237,29 @@ Exploration<M> Explore(const M& model,
 
   const std::size_t width = model.EncodedSize();
   VisitedStore store(width);
-  auto key_of = [&](const State& s, std::uint8_t* out) {
+  // Each thread's own buffers, by the pool's worker number (0: this
+  // thread), so that neither the search nor the model keeps per-thread
+  // state of its own.
+  struct WorkerBuffers {
+    std::vector<std::pair<Action, State>> successors;
+    typename detail::SymmetryScratchOf<M>::type symmetry;
+  };
+  std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
+  auto key_of = [&](const State& s, std::uint8_t* out, int worker = 0) {
     if constexpr (Symmetric<M>) {
-      if (reduce) return model.Canonicalize(s, out);
+      if (reduce) {
+        return model.Canonicalize(
+            s, out, buffers[static_cast<std::size_t>(worker)].symmetry);
+      }
     }
     model.Encode(s, out);
   };
-  auto orbit_of = [&](const State& s) -> std::uint64_t {
+  auto orbit_of = [&](const State& s, int worker = 0) -> std::uint64_t {
     if constexpr (Symmetric<M>) {
-      if (reduce) return model.OrbitSize(s);
+      if (reduce) {
+        return model.OrbitSize(
+            s, buffers[static_cast<std::size_t>(worker)].symmetry);
+      }
     }
     return 1;
   };
@@ -420,10 +446,11 @@ Exploration<M> Explore(const M& model,
       // 1. Generate.
       const std::uint64_t store_bytes = store.HeldBytes();
       over = false;
-      pool.ForEach(n_chunks, [&](std::size_t c) {
-        // Kept by the thread from chunk to chunk (growing it anew for each
+      pool.ForEach(n_chunks, [&](int worker, std::size_t c) {
+        // Kept by the worker from chunk to chunk (growing it anew for each
         // chunk costs time); counted while this chunk uses it.
-        thread_local std::vector<std::pair<Action, State>> successors;
+        std::vector<std::pair<Action, State>>& successors =
+            buffers[static_cast<std::size_t>(worker)].successors;
         successors.clear();
         bool using_successors = true;
         Chunk& chunk = chunks[c];
@@ -457,7 +484,7 @@ Exploration<M> Explore(const M& model,
           // The state stands for its orbit: its states, and their
           // transitions (counted here, where every stored state passes
           // once; states never expanded are counted at the end).
-          const std::uint64_t weight = orbit_of(current);
+          const std::uint64_t weight = orbit_of(current, worker);
           chunk.states += weight;
           if (successors.empty()) {
             if (model.BlockedByBound(current)) {
@@ -500,7 +527,7 @@ Exploration<M> Explore(const M& model,
             const std::size_t k = chunk.hashes.size();
             chunk.keys.resize((k + 1) * width);
             std::uint8_t* key = chunk.keys.data() + k * width;
-            key_of(next, key);
+            key_of(next, key, worker);
             const std::uint64_t hash = HashBytes(key, width);
             chunk.hashes.push_back(hash);
             chunk.parents.push_back(id);
@@ -540,7 +567,7 @@ Exploration<M> Explore(const M& model,
         break;
       }
       peak = std::max(peak, deduplicating);
-      pool.ForEach(VisitedStore::kShards, [&](std::size_t s) {
+      pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
         store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
           Chunk& chunk = chunks[c];
           return VisitedStore::Candidates{chunk.by_shard[s], chunk.keys.data(),
@@ -573,7 +600,7 @@ Exploration<M> Explore(const M& model,
       }
       store.Resize(end_id);
       peak = std::max<std::uint64_t>(peak, store.HeldBytes() + held);
-      pool.ForEach(n_chunks, [&](std::size_t c) {
+      pool.ForEach(n_chunks, [&](int, std::size_t c) {
         Chunk& chunk = chunks[c];
         std::size_t id = first_id[c];
         for (std::size_t k = 0; k < chunk.fresh.size(); ++k) {
@@ -592,7 +619,7 @@ Exploration<M> Explore(const M& model,
           }
         }
       });
-      pool.ForEach(VisitedStore::kShards, [&](std::size_t s) {
+      pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
         store.Renumber(s, [&](std::size_t c, std::uint32_t k) {
           return chunks[c].ids[k];
         });

@@ -59,18 +59,24 @@ concept ClassifiesActions = Model<M> &&
 // and keep every property's verdict. Then
 //  - HasSymmetry(): some renaming is not the identity;
 //  - SymmetryDescription(): which renamings, for reports;
-//  - Canonicalize(s, out): writes EncodedSize() bytes, equal for two
-//    states exactly when one is a renaming of the other;
-//  - OrbitSize(s): how many distinct states the renamings of s make.
+//  - SymmetryScratch: buffers the two calls below may reuse from call to
+//    call; the search keeps one per thread and passes it in, so the model
+//    holds no per-thread state of its own;
+//  - Canonicalize(s, out, scratch): writes EncodedSize() bytes, equal for
+//    two states exactly when one is a renaming of the other;
+//  - OrbitSize(s, scratch): how many distinct states the renamings of s
+//    make.
 // The search then stores one state per orbit, and still reports the counts
 // of the unreduced state space (sums of orbit sizes).
 template <class M>
 concept Symmetric = Model<M> &&
-    requires(const M& m, const typename M::State& s, std::uint8_t* out) {
+    std::default_initializable<typename M::SymmetryScratch> &&
+    requires(const M& m, const typename M::State& s, std::uint8_t* out,
+             typename M::SymmetryScratch& scratch) {
   { m.HasSymmetry() } -> std::convertible_to<bool>;
   { m.SymmetryDescription() } -> std::convertible_to<std::string>;
-  m.Canonicalize(s, out);
-  { m.OrbitSize(s) } -> std::convertible_to<std::uint64_t>;
+  m.Canonicalize(s, out, scratch);
+  { m.OrbitSize(s, scratch) } -> std::convertible_to<std::uint64_t>;
 };
 
 enum class PropertyKind {

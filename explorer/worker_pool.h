@@ -1,9 +1,12 @@
 // A fixed set of threads that run one parallel loop at a time.
 //
-// ForEach(n, f) calls f(i) once for every i in [0, n), spread over the
-// calling thread and size() - 1 workers, and returns when every call has
-// returned. Which thread runs which i is not deterministic; callers write
-// results indexed by i, so what they compute does not depend on it.
+// ForEach(n, f) calls f(worker, i) once for every i in [0, n), spread over
+// the calling thread (worker 0) and size() - 1 workers (1 .. size() - 1),
+// and returns when every call has returned. `worker` lets a caller keep
+// buffers per thread in a vector of size() it owns, instead of in
+// thread_local storage. Which thread runs which i is not deterministic;
+// callers write results indexed by i, so what they compute does not depend
+// on it.
 
 #ifndef OUTBOX_CHECK_EXPLORER_WORKER_POOL_H_
 #define OUTBOX_CHECK_EXPLORER_WORKER_POOL_H_
@@ -23,7 +26,7 @@ class WorkerPool {
   // REQUIRES: threads >= 1.
   explicit WorkerPool(int threads) {
     for (int t = 1; t < threads; ++t) {
-      workers_.emplace_back([this] { Work(); });
+      workers_.emplace_back([this, t] { Work(t); });
     }
   }
   ~WorkerPool() {
@@ -39,9 +42,9 @@ class WorkerPool {
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
-  void ForEach(std::size_t n, const std::function<void(std::size_t)>& f) {
+  void ForEach(std::size_t n, const std::function<void(int, std::size_t)>& f) {
     if (workers_.empty() || n <= 1) {
-      for (std::size_t i = 0; i < n; ++i) f(i);
+      for (std::size_t i = 0; i < n; ++i) f(0, i);
       return;
     }
     {
@@ -53,23 +56,24 @@ class WorkerPool {
       ++generation_;
     }
     wake_.notify_all();
-    Run(f, n);
+    Run(f, n, 0);
     std::unique_lock lock(mutex_);
     done_.wait(lock, [&] { return busy_ == 0; });
     job_ = nullptr;
   }
 
  private:
-  void Run(const std::function<void(std::size_t)>& f, std::size_t n) {
+  void Run(const std::function<void(int, std::size_t)>& f, std::size_t n,
+           int worker) {
     for (std::size_t i = next_.fetch_add(1); i < n; i = next_.fetch_add(1)) {
-      f(i);
+      f(worker, i);
     }
   }
 
-  void Work() {
+  void Work(int worker) {
     std::uint64_t seen = 0;
     for (;;) {
-      const std::function<void(std::size_t)>* job;
+      const std::function<void(int, std::size_t)>* job;
       std::size_t n;
       {
         std::unique_lock lock(mutex_);
@@ -79,7 +83,7 @@ class WorkerPool {
         job = job_;
         n = count_;
       }
-      Run(*job, n);
+      Run(*job, n, worker);
       {
         std::lock_guard lock(mutex_);
         if (--busy_ == 0) done_.notify_one();
@@ -90,7 +94,7 @@ class WorkerPool {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  const std::function<void(std::size_t)>* job_ = nullptr;
+  const std::function<void(int, std::size_t)>* job_ = nullptr;
   std::size_t count_ = 0;
   std::size_t busy_ = 0;
   std::uint64_t generation_ = 0;

@@ -77,11 +77,14 @@ class OutboxModel {
   // renaming of `s`, and how many distinct renamings `s` has.
   bool HasSymmetry() const { return !symmetry_.trivial(); }
   std::string SymmetryDescription() const { return symmetry_.Describe(); }
-  void Canonicalize(const State& s, std::uint8_t* out) const {
-    symmetry_.Canonicalize(s, codec_, out);
+  // Each takes the calling thread's buffers (SymmetryScratch).
+  using SymmetryScratch = Symmetry::Scratch;
+  void Canonicalize(const State& s, std::uint8_t* out,
+                    SymmetryScratch& scratch) const {
+    symmetry_.Canonicalize(s, codec_, out, scratch);
   }
-  std::uint64_t OrbitSize(const State& s) const {
-    return symmetry_.OrbitSize(s, codec_);
+  std::uint64_t OrbitSize(const State& s, SymmetryScratch& scratch) const {
+    return symmetry_.OrbitSize(s, codec_, scratch);
   }
 
   // Coverage classes: every action kind, with complete split by whether it

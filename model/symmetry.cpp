@@ -338,9 +338,9 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
 }
 
 void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
-                            std::uint8_t* out) const {
+                            std::uint8_t* out, Scratch& scratch) const {
   const std::size_t n = codec.size();
-  thread_local std::vector<Permutation> perms;
+  std::vector<Permutation>& perms = scratch.perms;
   Candidates(s, &perms);
   codec.EncodeRenamed(s, Arrange(s, perms[0], nullptr, nullptr), out);
   std::array<std::uint8_t, kMaxEncoded> candidate;
@@ -353,15 +353,18 @@ void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
   }
 }
 
-std::uint64_t Symmetry::OrbitSize(const State& s,
-                                  const StateCodec& codec) const {
+std::uint64_t Symmetry::OrbitSize(const State& s, const StateCodec& codec,
+                                  Scratch& scratch) const {
   const std::size_t n = codec.size();
   std::array<std::uint8_t, kMaxEncoded> best, candidate;
-  // Reused per thread: this runs once per stored state.
-  thread_local std::vector<int> relay_ties, instance_ties, best_relay_ties,
-      best_instance_ties, runs;
+  // This runs once per stored state: the buffers are the caller's, reused.
+  std::vector<int>& relay_ties = scratch.relay_ties;
+  std::vector<int>& instance_ties = scratch.instance_ties;
+  std::vector<int>& best_relay_ties = scratch.best_relay_ties;
+  std::vector<int>& best_instance_ties = scratch.best_instance_ties;
+  std::vector<int>& runs = scratch.runs;
   std::uint64_t at_best = 0;  // event permutations that reach the least
-  thread_local std::vector<Permutation> perms;
+  std::vector<Permutation>& perms = scratch.perms;
   Candidates(s, &perms);
   for (std::size_t p = 0; p < perms.size(); ++p) {
     relay_ties.clear();

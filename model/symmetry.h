@@ -54,15 +54,25 @@ class Symmetry {
   // or "none".
   std::string Describe() const;
 
-  // Writes codec.size() bytes: the encoding of the orbit's least member.
-  void Canonicalize(const State& s, const StateCodec& codec,
-                    std::uint8_t* out) const;
-  // The number of distinct states s's orbit holds (saturates at 2^64 - 1).
-  std::uint64_t OrbitSize(const State& s, const StateCodec& codec) const;
-
- private:
   using Permutation = std::array<std::uint8_t, kMaxEvents>;
 
+  // Buffers Canonicalize and OrbitSize reuse from call to call, so that
+  // they allocate nothing once warm. One per thread: the caller owns it and
+  // passes it in (the explorer keeps one per worker).
+  struct Scratch {
+    std::vector<Permutation> perms;
+    std::vector<int> relay_ties, instance_ties, best_relay_ties,
+        best_instance_ties, runs;
+  };
+
+  // Writes codec.size() bytes: the encoding of the orbit's least member.
+  void Canonicalize(const State& s, const StateCodec& codec, std::uint8_t* out,
+                    Scratch& scratch) const;
+  // The number of distinct states s's orbit holds (saturates at 2^64 - 1).
+  std::uint64_t OrbitSize(const State& s, const StateCodec& codec,
+                          Scratch& scratch) const;
+
+ private:
   // The event permutations worth trying for `s`: within each class, events
   // in order of signature, and every order of tied ones. Identity first
   // when no class is used.

@@ -297,10 +297,13 @@ TEST_CASE("the same search twice gives the same counts and traces") {
 struct SwapGrid : Grid {
   bool HasSymmetry() const { return true; }
   std::string SymmetryDescription() const { return "x and y"; }
-  void Canonicalize(const State& s, std::uint8_t* out) const {
+  struct SymmetryScratch {};
+  void Canonicalize(const State& s, std::uint8_t* out, SymmetryScratch&) const {
     Encode(State{std::min(s.x, s.y), std::max(s.x, s.y)}, out);
   }
-  std::uint64_t OrbitSize(const State& s) const { return s.x == s.y ? 1 : 2; }
+  std::uint64_t OrbitSize(const State& s, SymmetryScratch&) const {
+    return s.x == s.y ? 1 : 2;
+  }
 };
 
 TEST_CASE("the thread count changes no count, verdict or trace") {

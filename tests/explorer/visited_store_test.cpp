@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "explorer/state_table.h"
@@ -85,9 +86,32 @@ TEST_CASE("a worker pool calls every index once, loop after loop") {
   CHECK(pool.size() == 3);
   for (int loop = 0; loop < 50; ++loop) {
     std::vector<std::atomic<int>> calls(97);
-    pool.ForEach(calls.size(), [&](std::size_t i) { ++calls[i]; });
+    std::vector<std::atomic<int>> worker_of(97);
+    pool.ForEach(calls.size(), [&](int worker, std::size_t i) {
+      ++calls[i];
+      worker_of[i] = worker;
+    });
     for (const auto& c : calls) CHECK(c.load() == 1);
+    for (const auto& w : worker_of) {
+      CHECK(w.load() >= 0);
+      CHECK(w.load() < pool.size());
+    }
   }
+}
+
+TEST_CASE("a worker number is never in two calls at once") {
+  // What lets a caller keep one buffer per worker number.
+  WorkerPool pool(3);
+  std::vector<std::atomic<int>> inside(static_cast<std::size_t>(pool.size()));
+  std::atomic<int> overlaps{0};
+  pool.ForEach(2000, [&](int worker, std::size_t) {
+    if (inside[static_cast<std::size_t>(worker)].fetch_add(1) != 0) {
+      ++overlaps;
+    }
+    std::this_thread::yield();
+    inside[static_cast<std::size_t>(worker)].fetch_sub(1);
+  });
+  CHECK(overlaps.load() == 0);
 }
 
 }  // namespace
