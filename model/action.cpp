@@ -148,6 +148,42 @@ std::string FormatAction(const Config& config, const Action& a) {
   return std::string(info.name);
 }
 
+std::vector<ActionArgument> ActionArguments(const Config& config,
+                                            const Action& a) {
+  auto relay = [&] {
+    return ActionArgument{"relay", config.relays[a.relay], {}};
+  };
+  auto event = [&] {
+    return ActionArgument{"event", config.events[a.event].name, {}};
+  };
+  auto group = [&] {
+    return ActionArgument{"group", config.groups[a.group].name, {}};
+  };
+  auto instance = [&] {
+    const int n = a.instance + 1;
+    return ActionArgument{"instance", fmt::format("{}", n), n};
+  };
+  switch (kKinds[static_cast<int>(a.kind)].args) {
+    case Args::kRelayEvent:
+      return {relay(), event()};
+    case Args::kRelay:
+      return {relay()};
+    case Args::kEvent:
+      return {event()};
+    case Args::kGroupInstanceEvent:
+      return {group(), instance(), event()};
+    case Args::kGroupInstance:
+      return {group(), instance()};
+    case Args::kGroupEvent:
+      return {group(), event()};
+    case Args::kGroup:
+      return {group()};
+    case Args::kNone:
+      break;
+  }
+  return {};
+}
+
 Result<Action> ParseAction(const Config& config, std::string_view text) {
   const std::string_view whole = Trim(text);
   std::size_t open = whole.find('(');

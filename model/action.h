@@ -19,9 +19,12 @@
 #ifndef OUTBOX_CHECK_MODEL_ACTION_H_
 #define OUTBOX_CHECK_MODEL_ACTION_H_
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "model/config.h"
@@ -75,6 +78,28 @@ struct Action {
 // "claim(A, e1)"; instance numbers printed from 1.
 // REQUIRES: the action's indices are within `config`.
 std::string FormatAction(const Config& config, const Action& action);
+
+// One argument of an action, named as in the comments of ActionKind.
+struct ActionArgument {
+  std::string_view name;  // "relay", "event", "group" or "instance"
+  std::string value;      // as the text form writes it: "A", "e1", "2"
+  // Set for an instance (numbered from 1, as in the text form): a count,
+  // where the others are names from the Config.
+  std::optional<int> number;
+  bool operator==(const ActionArgument&) const = default;
+};
+
+// Every argument name an action may take, in a fixed order that readers of a
+// record with one slot per argument (JSON) can rely on.
+inline constexpr std::array<std::string_view, 4> kActionArgumentNames = {
+    "relay", "event", "group", "instance"};
+
+// The arguments `action`'s kind takes, in the order of its text form:
+// consume(billing, 2, e1) gives group "billing", instance "2", event "e1";
+// tick gives none. FormatAction writes exactly these values.
+// REQUIRES: the action's indices are within `config`.
+std::vector<ActionArgument> ActionArguments(const Config& config,
+                                            const Action& action);
 
 // Parses the text form. Spaces around names and commas are optional. The
 // error message says what was wrong with the text ("unknown relay 'C' in

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/text.h"
+#include "model/presentation.h"
 #include "model/state_cells.h"
 #include "reports/html_page.h"
 #include "reports/sequence.h"
@@ -289,18 +290,17 @@ std::string TraceJson(const OutboxModel& model, const Trace& trace,
     out += (i ? "," : "") + JsonString(first[i].name);
   }
   out += "],\"steps\":[";
-  const SequenceDiagram diagram = SequenceOf(model, trace);
+  const std::vector<StepPresentation> steps =
+      PresentSteps(model, trace.actions, trace.states);
   for (std::size_t k = 0; k < trace.states.size(); ++k) {
     const std::vector<Cell> cells = Cells(model, trace.states[k]);
     std::string kind = "start", action, detail, changed;
     if (k > 0) {
-      const Action& a = trace.actions[k - 1];
-      kind = diagram.items[k - 1].kind == SequenceItem::Kind::kNote ? "note"
-                                                                    : "message";
-      action = FormatAction(model.config(), a);
-      detail = ActionDetail(model, trace.states[k - 1], a);
-      for (const CellChange& c :
-           ChangedCells(model, trace.states[k - 1], trace.states[k])) {
+      const StepPresentation& step = steps[k - 1];
+      kind = step.shape == StepShape::kNote ? "note" : "message";
+      action = step.action;
+      detail = step.detail;
+      for (const CellChange& c : step.changed) {
         for (std::size_t i = 0; i < cells.size(); ++i) {
           if (cells[i].name != c.name) continue;
           changed += (changed.empty() ? "" : ",") + fmt::format("{}", i);

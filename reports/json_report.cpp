@@ -9,6 +9,7 @@
 
 #include "common/text.h"
 #include "model/action.h"
+#include "model/presentation.h"
 #include "model/state_cells.h"
 #include "model/timing.h"
 #include "reports/wording.h"
@@ -148,58 +149,22 @@ std::string_view OutcomeName(Outcome outcome) {
 // An action with its arguments by name; an argument its kind does not take
 // is null, and the instance is numbered from 1 as in the text form.
 void WriteAction(JsonWriter& w, const Config& config, const Action& a) {
-  bool relay = false, event = false, group = false, instance = false;
-  switch (a.kind) {
-    case ActionKind::kClaim:
-      relay = event = true;
-      break;
-    case ActionKind::kSend:
-    case ActionKind::kSendAckLost:
-    case ActionKind::kComplete:
-    case ActionKind::kCrashRelay:
-    case ActionKind::kCommitFails:
-    case ActionKind::kFlushOffset:
-      relay = true;
-      break;
-    case ActionKind::kExpire:
-    case ActionKind::kSourceCommit:
-    case ActionKind::kLoseWrite:
-      event = true;
-      break;
-    case ActionKind::kConsume:
-      instance = event = true;
-      break;
-    case ActionKind::kStep:
-    case ActionKind::kAcknowledge:
-    case ActionKind::kAckLost:
-    case ActionKind::kCrashConsumer:
-    case ActionKind::kRedeliver:
-      instance = true;
-      break;
-    case ActionKind::kRetry:
-    case ActionKind::kRedrive:
-    case ActionKind::kDeadLetterExpire:
-    case ActionKind::kCleanup:
-      group = event = true;
-      break;
-    case ActionKind::kConsumerOutage:
-      group = true;
-      break;
-    case ActionKind::kTick:
-    case ActionKind::kDatabaseOutage:
-      break;
-  }
-  group = group || instance;
+  const std::vector<ActionArgument> args = ActionArguments(config, a);
   w.BeginObject();
   w.Key("kind").String(ActionKindName(a.kind));
-  w.Key("relay");
-  relay ? w.String(config.relays[a.relay]) : w.Null();
-  w.Key("event");
-  event ? w.String(config.events[a.event].name) : w.Null();
-  w.Key("group");
-  group ? w.String(config.groups[a.group].name) : w.Null();
-  w.Key("instance");
-  instance ? w.Number(a.instance + 1) : w.Null();
+  for (std::string_view name : kActionArgumentNames) {
+    w.Key(name);
+    const auto it =
+        std::find_if(args.begin(), args.end(),
+                     [&](const ActionArgument& x) { return x.name == name; });
+    if (it == args.end()) {
+      w.Null();
+    } else if (it->number) {
+      w.Number(*it->number);
+    } else {
+      w.String(it->value);
+    }
+  }
   w.Key("text").String(FormatAction(config, a));
   w.EndObject();
 }
@@ -215,16 +180,17 @@ void WriteTrace(JsonWriter& w, const OutboxModel& model, const Trace& trace) {
   w.Key("initial_state");
   WriteState(w, model, trace.states.front());
   w.Key("steps").BeginArray();
-  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
-    const State& before = trace.states[i];
+  const std::vector<StepPresentation> steps =
+      PresentSteps(model, trace.actions, trace.states);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
     const State& after = trace.states[i + 1];
     w.BeginObject();
     w.Key("index").Number(static_cast<std::uint64_t>(i + 1));
     w.Key("action");
     WriteAction(w, model.config(), trace.actions[i]);
-    w.Key("detail").String(ActionDetail(model, before, trace.actions[i]));
+    w.Key("detail").String(steps[i].detail);
     w.Key("changed").BeginArray();
-    for (const CellChange& c : ChangedCells(model, before, after)) {
+    for (const CellChange& c : steps[i].changed) {
       w.BeginObject();
       w.Key("cell").String(c.name);
       w.Key("before").String(c.before);
@@ -351,9 +317,8 @@ void WriteConfig(JsonWriter& w, const Config& c) {
     w.Key("message_id").String(MessageIdentityName(c.message_id));
     w.Key("source_commits")
         .String(c.commits_during_run ? "during_run" : "before_run");
-    if (c.relay_style == RelayStyle::kAgeSweeper) {
-      w.Key("min_age").OptionalString(duration(c.min_age));
-      w.Key("send_time").OptionalString(duration(c.send_time));
+    for (const RelaySetting& setting : RelayStyleSettings(c)) {
+      w.Key(setting.name).OptionalString(setting.value);
     }
     w.EndObject();
   }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/text.h"
-#include "model/action.h"
+#include "model/presentation.h"
 #include "model/state_cells.h"
 #include "reports/sequence.h"
 #include "reports/wording.h"
@@ -120,9 +120,10 @@ std::string MarksText(const std::vector<StepMark>& marks, std::size_t step,
 // A Mermaid sequence diagram of `trace`: participants P0.. with their
 // display names as aliases, one message or note line per step, prefixed
 // with its step number.
-void AppendDiagram(const OutboxModel& model, const Trace& trace,
+void AppendDiagram(const OutboxModel& model,
+                   const std::vector<StepPresentation>& steps,
                    const std::vector<StepMark>& marks, std::string& out) {
-  const SequenceDiagram d = SequenceOf(model, trace);
+  const SequenceDiagram d = SequenceOf(model, steps);
   out += "```mermaid\nsequenceDiagram\n";
   for (std::size_t p = 0; p < d.participants.size(); ++p) {
     out += fmt::format("  participant P{} as {}\n", p,
@@ -171,19 +172,19 @@ void AppendInitialState(const OutboxModel& model, const State& initial,
 // One row per step: number, action, changed cells, and the whole state
 // after it (collapsed, changed cells bold).
 void AppendStepTable(const OutboxModel& model, const Trace& trace,
+                     const std::vector<StepPresentation>& steps,
                      const std::vector<StepMark>& marks, std::string& out) {
   out += "| Step | Action | Changed cells | Durable state after |\n";
   out += "|---:|---|---|---|\n";
-  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
-    const State& before = trace.states[i];
+  for (std::size_t i = 0; i < steps.size(); ++i) {
     const State& after = trace.states[i + 1];
-    const Action& a = trace.actions[i];
-    std::string action = MarkdownCode(FormatAction(model.config(), a));
-    const std::string detail = ActionDetail(model, before, a);
-    if (!detail.empty()) action += " (" + MarkdownText(detail) + ")";
+    std::string action = MarkdownCode(steps[i].action);
+    if (!steps[i].detail.empty()) {
+      action += " (" + MarkdownText(steps[i].detail) + ")";
+    }
     action += MarksText(marks, i + 1, "<br>");
 
-    const std::vector<CellChange> changes = ChangedCells(model, before, after);
+    const std::vector<CellChange>& changes = steps[i].changed;
     std::vector<std::string> changed;
     for (const CellChange& c : changes) {
       changed.push_back(fmt::format("{}: {} → {}", MarkdownCode(c.name),
@@ -219,7 +220,9 @@ void AppendTrace(const OutboxModel& model, const Trace& trace,
     out += "The initial state already violates it.\n\n";
     return;
   }
-  AppendStepTable(model, trace, marks, out);
+  const std::vector<StepPresentation> steps =
+      PresentSteps(model, trace.actions, trace.states);
+  AppendStepTable(model, trace, steps, marks, out);
   std::vector<std::string> legend;
   for (const StepMark& m : marks) {
     legend.push_back(
@@ -227,7 +230,7 @@ void AppendTrace(const OutboxModel& model, const Trace& trace,
   }
   if (!legend.empty()) out += fmt::format("{}. ", fmt::join(legend, "; "));
   out += "Changed cells are bold in the full state.\n\n";
-  AppendDiagram(model, trace, marks, out);
+  AppendDiagram(model, steps, marks, out);
   out += "\n";
 }
 

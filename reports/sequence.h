@@ -1,10 +1,11 @@
 // A trace as a sequence diagram, independent of how it is drawn: the
 // Markdown report renders it as Mermaid, the HTML report as SVG.
 //
-// Participants, left to right: the outbox database, each relay, the broker,
-// each consumer instance ("billing/1"). Every step of the trace becomes one
-// item: a message between two participants, or a note over one (lease
-// expiry, crashes, a consumer's second step, a broker redelivery).
+// The model says what each step looks like (model/presentation.h): who the
+// participants are, and for every step a message between two of them or a
+// note over one. This header only puts that in the shape both drawings
+// read, with the step numbers, so that a drawing can also be built by hand
+// (tests).
 
 #ifndef OUTBOX_CHECK_REPORTS_SEQUENCE_H_
 #define OUTBOX_CHECK_REPORTS_SEQUENCE_H_
@@ -14,11 +15,12 @@
 #include <vector>
 
 #include "check/scenario_check.h"
+#include "model/presentation.h"
 
 namespace oc::reports {
 
 struct SequenceItem {
-  enum class Kind { kMessage, kNote };
+  using Kind = StepShape;
   Kind kind = Kind::kMessage;
   std::size_t step = 0;  // 1-based step of the trace
   int from = 0;          // participant index; for a note, the one it is over
@@ -33,6 +35,9 @@ struct SequenceDiagram {
   std::vector<SequenceItem> items;        // one per step, in order
 };
 
+// REQUIRES: `steps` are the steps of a run of `model`, in order.
+SequenceDiagram SequenceOf(const OutboxModel& model,
+                           const std::vector<StepPresentation>& steps);
 // REQUIRES: `trace` is a trace of `model`.
 SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace);
 

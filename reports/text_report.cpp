@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "common/text.h"
-#include "model/state_cells.h"
+#include "model/presentation.h"
 #include "model/timing.h"
 
 namespace oc::reports {
@@ -14,16 +14,14 @@ namespace {
 // The steps of `trace`, each with the cells it changed.
 void AppendSteps(const OutboxModel& model, const Trace& trace,
                  std::string& out) {
-  for (std::size_t i = 0; i < trace.actions.size(); ++i) {
-    const State& before = trace.states[i];
-    const State& after = trace.states[i + 1];
-    const std::string detail = ActionDetail(model, before, trace.actions[i]);
-    out += fmt::format("    {:>2}. {}{}\n", i + 1,
-                       FormatAction(model.config(), trace.actions[i]),
-                       detail.empty() ? "" : "  [" + detail + "]");
-    const std::vector<CellChange> changes = ChangedCells(model, before, after);
-    if (changes.empty()) out += "          (no cell changed)\n";
-    for (const CellChange& c : changes) {
+  const std::vector<StepPresentation> steps =
+      PresentSteps(model, trace.actions, trace.states);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const StepPresentation& step = steps[i];
+    out += fmt::format("    {:>2}. {}{}\n", i + 1, step.action,
+                       step.detail.empty() ? "" : "  [" + step.detail + "]");
+    if (step.changed.empty()) out += "          (no cell changed)\n";
+    for (const CellChange& c : step.changed) {
       out += fmt::format("          {}: {} -> {}\n", c.name, c.before, c.after);
     }
   }

@@ -4,6 +4,7 @@
 
 #include "common/text.h"
 #include "model/action.h"
+#include "model/presentation.h"
 #include "model/timing.h"
 #include "reports/file_names.h"
 
@@ -107,18 +108,9 @@ std::string BoundsText(const ScenarioResult& result) {
     text +=
         fmt::format(", up to the horizon {}", FormatDuration(*c.time.horizon));
   }
-  // The relay style and its extra budgets, only when not the seed's.
-  if (c.relay_style != RelayStyle::kLeaseToken) {
-    text += fmt::format("; relay style {}", RelayStyleName(c.relay_style));
-  }
-  if (c.relay_style == RelayStyle::kAgeSweeper) {
-    text += fmt::format(" (minimum age {}, sends up to {})",
-                        FormatDuration(c.min_age.value_or(0)),
-                        FormatDuration(c.send_time.value_or(0)));
-  }
-  if (c.relay_style == RelayStyle::kRowLock) {
-    text +=
-        fmt::format(", at most {}", Plural(b.failed_commits, "failed commit"));
+  // The relay style and its settings and budgets, only when not the seed's.
+  if (const std::string style = RelayStyleScope(c); !style.empty()) {
+    text += "; " + style;
   }
   if (b.lost_broker_writes > 0) {
     text += fmt::format("; at most {}",

@@ -1,0 +1,287 @@
+#include "model/presentation.h"
+
+#include <fmt/format.h>
+
+#include <cassert>
+#include <utility>
+
+#include "model/timing.h"
+
+namespace oc {
+namespace {
+
+// Participant indices, in the order Participants() lists them.
+constexpr int kDatabase = 0;
+int RelayLane(int relay) { return 1 + relay; }
+int BrokerLane(const Config& config) {
+  return 1 + static_cast<int>(config.relays.size());
+}
+int InstanceLane(const OutboxModel& model, int group, int instance) {
+  return BrokerLane(model.config()) + 1 + model.FirstInstance(group) + instance;
+}
+
+std::string Plural(int n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::vector<std::string> Participants(const OutboxModel& model) {
+  const Config& config = model.config();
+  std::vector<std::string> names;
+  names.push_back("outbox database");
+  for (const std::string& r : config.relays) names.push_back("relay " + r);
+  names.push_back("broker");
+  for (const Group& g : config.groups) {
+    for (int i = 1; i <= g.instances; ++i) {
+      names.push_back(fmt::format("{}/{}", g.name, i));
+    }
+  }
+  return names;
+}
+
+StepPresentation PresentStep(const OutboxModel& model, const Action& a,
+                             const State& before, const State& after,
+                             Seconds elapsed) {
+  const Config& config = model.config();
+  const int broker = BrokerLane(config);
+  const int relay = RelayLane(a.relay);
+  // Lanes and names of the arguments the kind takes; the others are zero
+  // and may not exist (a configuration without groups).
+  auto instance = [&] { return InstanceLane(model, a.group, a.instance); };
+  // A group-wide action (cleanup, outage) is drawn over its first instance.
+  auto group = [&] { return InstanceLane(model, a.group, 0); };
+  auto group_name = [&] { return config.groups[a.group].name; };
+  StepPresentation p;
+  p.action = FormatAction(config, a);
+  p.detail = ActionDetail(model, before, a);
+  p.changed = ChangedCells(model, before, after);
+  auto message = [&](int from, int to, std::string text) {
+    p.shape = StepShape::kMessage;
+    p.from = from;
+    p.to = to;
+    p.text = std::move(text);
+  };
+  auto note = [&](int over, std::string text) {
+    p.shape = StepShape::kNote;
+    p.from = p.to = over;
+    p.text = std::move(text);
+  };
+  const std::string& event_name = config.events[a.event].name;
+  // The event the relay holds, for the actions that name only the relay.
+  const RelayCells& r = before.relays[a.relay];
+  const std::string held =
+      r.event > 0 ? config.events[r.event - 1].name : std::string();
+  // Only the seed's relay has fencing tokens; the other styles have none.
+  const bool tokens = config.relay_style == RelayStyle::kLeaseToken;
+  auto with_token = [&](int token) {
+    return tokens ? fmt::format(" (token {})", token) : std::string();
+  };
+
+  switch (a.kind) {
+    case ActionKind::kClaim:
+      switch (config.relay_style) {
+        case RelayStyle::kAgeSweeper:
+          // The dispatch sends the row the producer has just written; a
+          // sweep reads it back from the outbox.
+          message(relay, kDatabase,
+                  fmt::format("{} {}",
+                              before.events[a.event].begun == 0
+                                  ? "dispatch (just written)"
+                                  : "sweep: unmarked and old enough",
+                              event_name));
+          break;
+        case RelayStyle::kLeaseToken:
+          message(relay, kDatabase,
+                  fmt::format("claim {}{}", event_name,
+                              with_token(after.events[a.event].token)));
+          break;
+        case RelayStyle::kRowLock:
+          message(relay, kDatabase, "lock " + event_name);
+          break;
+        case RelayStyle::kSequenceCursor:
+        case RelayStyle::kCdcOffset:
+          message(relay, kDatabase, "read " + event_name);
+          break;
+      }
+      break;
+    case ActionKind::kSend:
+    case ActionKind::kSendAckLost: {
+      const int e = r.event - 1;
+      const bool dropped = before.events[e].offered == after.events[e].offered;
+      message(
+          relay, broker,
+          fmt::format(
+              "publish {}{}{}{}", held, with_token(r.token),
+              dropped ? ": dropped as a duplicate" : "",
+              a.kind == ActionKind::kSendAckLost ? "; its ack is lost" : ""));
+      break;
+    }
+    case ActionKind::kComplete: {
+      switch (config.relay_style) {
+        case RelayStyle::kLeaseToken: {
+          const int e = r.event - 1;
+          const bool published =
+              before.events[e].published == 0 && after.events[e].published == 1;
+          message(relay, kDatabase,
+                  fmt::format("complete {} (token {}): {}", held, r.token,
+                              published ? "published" : "0 rows, rejected"));
+          break;
+        }
+        case RelayStyle::kCdcOffset:
+          // The broker's acknowledgement is what completes a CDC send.
+          message(broker, relay, "acknowledged: " + held);
+          p.dashed = true;
+          break;
+        case RelayStyle::kAgeSweeper:
+          message(relay, kDatabase, "mark dispatched: " + held);
+          break;
+        case RelayStyle::kRowLock:
+        case RelayStyle::kSequenceCursor:
+          message(relay, kDatabase, "commit: published " + held);
+          break;
+      }
+      break;
+    }
+    case ActionKind::kExpire:
+      note(kDatabase, fmt::format("lease of {} expires{}", event_name,
+                                  before.budgets.premature_expiries !=
+                                          after.budgets.premature_expiries
+                                      ? " (premature)"
+                                  : config.time.lease ? " (its time is up)"
+                                                      : " (orphaned)"));
+      break;
+    case ActionKind::kCrashRelay:
+      if (r.event == 0) {
+        note(relay, "restart from the flushed offset");
+      } else {
+        note(relay,
+             fmt::format("crash (held {}{})", held, with_token(r.token)));
+      }
+      break;
+    case ActionKind::kConsume:
+      message(broker, instance(), "deliver " + event_name);
+      break;
+    case ActionKind::kStep:
+      note(instance(), "second step");
+      break;
+    case ActionKind::kAcknowledge:
+      message(instance(), broker, "ack");
+      p.dashed = true;
+      break;
+    case ActionKind::kAckLost:
+      message(instance(), broker, "ack lost: redelivery");
+      p.dashed = true;
+      p.lost = true;
+      break;
+    case ActionKind::kCrashConsumer:
+      note(instance(), "crash midway");
+      break;
+    case ActionKind::kRedeliver:
+      note(broker, "visibility timeout: redeliver");
+      break;
+    case ActionKind::kTick:
+      note(kDatabase,
+           fmt::format("time passes: {} since the start",
+                       FormatDuration(elapsed + model.timing().unit)));
+      break;
+    case ActionKind::kRetry:
+      message(broker, broker,
+              fmt::format("delayed redelivery of {} to {}", event_name,
+                          group_name()));
+      break;
+    case ActionKind::kRedrive:
+      note(broker, fmt::format("operator redrives {} from {}'s dead letters",
+                               event_name, group_name()));
+      break;
+    case ActionKind::kDeadLetterExpire:
+      note(broker, fmt::format("dead letter {} of {} expires", event_name,
+                               group_name()));
+      break;
+    case ActionKind::kCleanup:
+      note(group(), fmt::format("cleanup deletes {}'s inbox row of {}",
+                                group_name(), event_name));
+      break;
+    case ActionKind::kConsumerOutage:
+      note(group(), fmt::format("{} goes down for {}", group_name(),
+                                FormatDuration(*config.time.consumer_outage)));
+      break;
+    case ActionKind::kDatabaseOutage:
+      note(kDatabase,
+           fmt::format("database goes down for {}",
+                       FormatDuration(*config.time.database_outage)));
+      break;
+    case ActionKind::kSourceCommit:
+      note(kDatabase,
+           fmt::format("source transaction of {} commits", event_name));
+      break;
+    case ActionKind::kCommitFails:
+      message(relay, kDatabase,
+              fmt::format("commit of {} fails: rolled back", held));
+      p.lost = true;
+      break;
+    case ActionKind::kFlushOffset:
+      message(relay, kDatabase,
+              fmt::format("flush offset {}", after.log.offset));
+      break;
+    case ActionKind::kLoseWrite:
+      note(broker, fmt::format("loses an acknowledged copy of {}", event_name));
+      break;
+  }
+  return p;
+}
+
+std::vector<StepPresentation> PresentSteps(const OutboxModel& model,
+                                           std::span<const Action> actions,
+                                           std::span<const State> states) {
+  assert(states.size() == actions.size() + 1);
+  std::vector<StepPresentation> steps;
+  steps.reserve(actions.size());
+  Seconds elapsed = 0;
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    steps.push_back(
+        PresentStep(model, actions[i], states[i], states[i + 1], elapsed));
+    if (actions[i].kind == ActionKind::kTick) elapsed += model.timing().unit;
+  }
+  return steps;
+}
+
+std::string RelayStyleScope(const Config& config) {
+  const std::string style =
+      fmt::format("relay style {}", RelayStyleName(config.relay_style));
+  switch (config.relay_style) {
+    case RelayStyle::kLeaseToken:
+      return "";
+    case RelayStyle::kAgeSweeper:
+      return fmt::format("{} (minimum age {}, sends up to {})", style,
+                         FormatDuration(config.min_age.value_or(0)),
+                         FormatDuration(config.send_time.value_or(0)));
+    case RelayStyle::kRowLock:
+      return fmt::format(
+          "{}, at most {}", style,
+          Plural(config.budgets.failed_commits, "failed commit"));
+    case RelayStyle::kSequenceCursor:
+    case RelayStyle::kCdcOffset:
+      return style;
+  }
+  return style;
+}
+
+std::vector<RelaySetting> RelayStyleSettings(const Config& config) {
+  auto duration = [](const std::optional<Seconds>& d) {
+    return d ? std::optional<std::string>(FormatDuration(*d)) : std::nullopt;
+  };
+  switch (config.relay_style) {
+    case RelayStyle::kAgeSweeper:
+      return {{"min_age", duration(config.min_age)},
+              {"send_time", duration(config.send_time)}};
+    case RelayStyle::kLeaseToken:
+    case RelayStyle::kRowLock:
+    case RelayStyle::kSequenceCursor:
+    case RelayStyle::kCdcOffset:
+      break;
+  }
+  return {};
+}
+
+}  // namespace oc
