@@ -169,7 +169,12 @@ enum class MessageIdentity : std::uint8_t {
   kPerAttempt,  // a fresh id per send attempt: copies are distinct messages
 };
 
-// "lease_token", "row_lock", ... as written in scenario files.
+// The values of relay.message_id, in the order of MessageIdentity.
+inline constexpr std::string_view kMessageIdentityNames[] = {"outbox_id",
+                                                             "per_attempt"};
+
+// "lease_token", "row_lock", ... as written in scenario files (the table of
+// relay styles is model/relay_styles.h).
 std::string_view RelayStyleName(RelayStyle s);
 std::optional<RelayStyle> ParseRelayStyle(std::string_view name);
 std::string_view MessageIdentityName(MessageIdentity m);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "model/relay_styles.h"
+
 namespace oc {
 
 std::string_view LeaseText(Lease l) {
@@ -17,8 +19,7 @@ std::string_view LeaseText(Lease l) {
 }
 
 std::string RelayText(const Config& config, const RelayCells& r) {
-  if (config.relay_style != RelayStyle::kLeaseToken &&
-      r.phase != RelayPhase::kIdle) {
+  if (!StyleOf(config).lease_and_token && r.phase != RelayPhase::kIdle) {
     // No fencing token in these styles.
     return fmt::format("{}({})",
                        r.phase == RelayPhase::kClaimed ? "claimed" : "sent",

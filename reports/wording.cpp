@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "model/action.h"
+#include "model/fault_budgets.h"
 #include "model/timing.h"
 #include "reports/file_names.h"
 
@@ -93,21 +94,20 @@ std::string BoundsText(const ScenarioResult& result) {
                        Plural(result.replay->length(), "step"));
   }
   const Config& c = result.scenario.config;
-  const FaultBudgets& b = c.budgets;
-  std::string text = fmt::format(
-      "exhaustive for at most {}, {}, {}, {}, {} and {}",
-      Plural(b.premature_expiries, "premature expiry", "premature expiries"),
-      Plural(b.relay_crashes, "relay crash", "relay crashes"),
-      Plural(b.lost_publish_acks, "lost publish acknowledgement"),
-      Plural(b.lost_consumer_acks, "lost consumer acknowledgement"),
-      Plural(b.consumer_crashes, "consumer crash", "consumer crashes"),
-      Plural(b.redeliveries, "broker redelivery", "broker redeliveries"));
-  if (b.consumer_outages > 0) {
-    text += ", " + Plural(b.consumer_outages, "consumer outage");
-  }
-  if (b.database_outages > 0) {
-    text += ", " + Plural(b.database_outages, "database outage");
-  }
+  auto words = [&](const FaultBudget& budget) {
+    return Plural(Pool(c, budget), budget.singular, budget.plural);
+  };
+  std::vector<std::string> seed;
+  ForEachBudget(BudgetFamily::kSeed, [&](const FaultBudget& budget) {
+    seed.push_back(words(budget));
+  });
+  const std::string last = seed.back();
+  seed.pop_back();
+  std::string text = fmt::format("exhaustive for at most {} and {}",
+                                 fmt::join(seed, ", "), last);
+  ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
+    if (Shown(c, budget)) text += ", " + words(budget);
+  });
   if (c.claim_bound > 0) {
     text += fmt::format(", and at most {} per event",
                         Plural(c.claim_bound, "claim"));
@@ -125,14 +125,14 @@ std::string BoundsText(const ScenarioResult& result) {
                         FormatDuration(c.min_age.value_or(0)),
                         FormatDuration(c.send_time.value_or(0)));
   }
-  if (c.relay_style == RelayStyle::kRowLock) {
-    text +=
-        fmt::format(", at most {}", Plural(b.failed_commits, "failed commit"));
-  }
-  if (b.lost_broker_writes > 0) {
-    text += fmt::format("; at most {}",
-                        Plural(b.lost_broker_writes, "lost broker write"));
-  }
+  // A budget of the style qualifies it; one of its own is a clause apart.
+  ForEachBudget(BudgetFamily::kStyle, [&](const FaultBudget& budget) {
+    if (Shown(c, budget)) {
+      text += fmt::format("{} at most {}",
+                          budget.shown == BudgetShown::kWithStyle ? "," : ";",
+                          words(budget));
+    }
+  });
   if (c.commits_during_run)
     text += "; source transactions commit during the run";
   if (c.message_id != MessageIdentity::kOutboxId) {
