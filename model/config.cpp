@@ -18,13 +18,19 @@ struct StrategyInfo {
   StrategyFamily family;
   int steps;
   bool inbox;
+  StrategyMemo memo = StrategyMemo::kNone;
+  // Its inbox has no unique key on (consumer, event id): a check that
+  // found no row does not stop a concurrent insert.
+  bool unkeyed_inbox = false;
+  bool concurrent_duplicate = false;
 };
 
 constexpr StrategyInfo kStrategies[] = {
     {Strategy::kCreditNaive, "credit.naive", StrategyFamily::kCredit, 1, false},
-    {Strategy::kCreditInbox, "credit.inbox", StrategyFamily::kCredit, 1, true},
+    {Strategy::kCreditInbox, "credit.inbox", StrategyFamily::kCredit, 1, true,
+     StrategyMemo::kNone, false, true},
     {Strategy::kCreditCheckThenAct, "credit.check_then_act",
-     StrategyFamily::kCredit, 2, true},
+     StrategyFamily::kCredit, 2, true, StrategyMemo::kInboxRead, true, true},
     {Strategy::kCreditEffectThenInbox, "credit.effect_then_inbox",
      StrategyFamily::kCredit, 2, true},
     {Strategy::kProjectionLww, "projection.lww", StrategyFamily::kProjection, 1,
@@ -32,7 +38,7 @@ constexpr StrategyInfo kStrategies[] = {
     {Strategy::kProjectionMonotonic, "projection.monotonic",
      StrategyFamily::kProjection, 1, false},
     {Strategy::kNotificationLedgerThenSend, "notification.ledger_then_send",
-     StrategyFamily::kNotification, 2, false},
+     StrategyFamily::kNotification, 2, false, StrategyMemo::kLedgerRowNew},
     {Strategy::kNotificationSendThenLedger, "notification.send_then_ledger",
      StrategyFamily::kNotification, 2, false},
     {Strategy::kCacheInvalidate, "cache.invalidate", StrategyFamily::kCache, 1,
@@ -243,6 +249,11 @@ static_assert(HandlerProgram::kNoFamily ==
 StrategyFamily FamilyOf(Strategy s) { return Info(s).family; }
 int StepCount(Strategy s) { return Info(s).steps; }
 bool HasInbox(Strategy s) { return Info(s).inbox; }
+StrategyMemo MemoOf(Strategy s) { return Info(s).memo; }
+bool HasUnkeyedInbox(Strategy s) { return Info(s).unkeyed_inbox; }
+bool RunsConcurrentDuplicate(Strategy s) {
+  return Info(s).concurrent_duplicate;
+}
 
 StrategyFamily FamilyOf(const Group& g) {
   return g.declared ? static_cast<StrategyFamily>(g.declared->family)

@@ -601,7 +601,7 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       }
       break;
     case Strategy::kCacheInvalidate:
-      key_cells->fresh = 1;
+      key_cells->cache = 1;
       break;
     case Strategy::kDeclared: {
       const HandlerProgram& program = *config_.groups[group].declared;

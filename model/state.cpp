@@ -62,7 +62,7 @@ std::uint64_t Fingerprint(const State& s) {
   h.Add(s.group_keys.size());
   for (const GroupKeyCells& k : s.group_keys) {
     h.Add(k.version);
-    h.Add(k.fresh);
+    h.Add(k.cache);
   }
   ForEachBudget(BudgetFamily::kSeed, [&](const FaultBudget& budget) {
     h.Add(s.budgets.*budget.left);

@@ -114,10 +114,12 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
       const GroupEventCells& c = s.group_events[g * events + e];
       const std::string& ev = config.events[e].name;
       if (family == StrategyFamily::kCredit) {
-        add(fmt::format("{}.effects[{}]", group.name, ev),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kEffects), ev),
             fmt::format("{}", c.effects));
         if (HasInbox(group)) {
-          add(fmt::format("{}.inbox[{}]", group.name, ev),
+          add(fmt::format("{}.{}[{}]", group.name,
+                          HandlerTableName(HandlerTable::kInbox), ev),
               fmt::format("{}", c.inbox));
         }
         if (timing.timed && timing.groups[g].has_retention) {
@@ -125,9 +127,11 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
               c.inbox == 0 ? std::string("-") : duration(c.inbox_age));
         }
       } else if (family == StrategyFamily::kNotification) {
-        add(fmt::format("{}.ledger[{}]", group.name, ev),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kLedger), ev),
             fmt::format("{}", c.ledger));
-        add(fmt::format("{}.sent[{}]", group.name, ev),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kSent), ev),
             fmt::format("{}", c.sent));
       }
       if (timing.timed && timing.groups[g].key_window > 0) {
@@ -159,11 +163,13 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     for (std::size_t k = 0; k < keys.size(); ++k) {
       const GroupKeyCells& c = s.group_keys[g * keys.size() + k];
       if (family == StrategyFamily::kProjection) {
-        add(fmt::format("{}.version[{}]", group.name, keys[k]),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kVersion), keys[k]),
             fmt::format("{}", c.version));
       } else if (family == StrategyFamily::kCache) {
-        add(fmt::format("{}.cache[{}]", group.name, keys[k]),
-            c.fresh ? "fresh" : "stale");
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kCache), keys[k]),
+            c.cache ? "fresh" : "stale");
       }
     }
     // The tables its strategy file declares, by event or attribute value.

@@ -30,7 +30,7 @@ enum class Field : std::uint8_t {
   kLedger,
   kSent,
   kVersion,
-  kFresh,
+  kCache,
   kBudget,       // the budgets of MODEL.md (BudgetFamily::kSeed), in order
   kStyleBudget,  // the relay styles' budgets (BudgetFamily::kStyle)
   kTimeBudget,   // model/TIME.md's outages (BudgetFamily::kTime)
@@ -133,7 +133,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     for (std::size_t k = 0; k < keys; ++k) {
       auto& c = s.group_keys[static_cast<std::size_t>(g) * keys + k];
       f(c.version, Field::kVersion, g);
-      f(c.fresh, Field::kFresh, g);
+      f(c.cache, Field::kCache, g);
     }
   }
   // Declared tables: a table per event follows the renaming of events.
@@ -208,10 +208,7 @@ struct Bounds {
       case Field::kReady:
         return copies;
       case Field::kMemo:
-        return st == Strategy::kCreditCheckThenAct ||
-                       st == Strategy::kNotificationLedgerThenSend
-                   ? 1
-                   : 0;
+        return MemoOf(st) == StrategyMemo::kNone ? 0 : 1;
       case Field::kEffects:
         return family == StrategyFamily::kCredit ? copies : 0;
       case Field::kInbox:
@@ -222,7 +219,7 @@ struct Bounds {
         return family == StrategyFamily::kNotification ? copies : 0;
       case Field::kVersion:
         return family == StrategyFamily::kProjection ? max_version : 0;
-      case Field::kFresh:
+      case Field::kCache:
         return family == StrategyFamily::kCache ? 1 : 0;
       case Field::kBudget:
         return NextPool(BudgetFamily::kSeed, budget);
@@ -317,7 +314,7 @@ struct Bounds {
         return p.writes[static_cast<std::size_t>(HandlerTable::kInbox)];
       case Field::kLedger:
         return p.writes[static_cast<std::size_t>(HandlerTable::kLedger)];
-      case Field::kFresh:
+      case Field::kCache:
         return p.writes[static_cast<std::size_t>(HandlerTable::kCache)];
       case Field::kVersion:
         return p.writes[static_cast<std::size_t>(HandlerTable::kVersion)]

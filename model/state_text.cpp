@@ -47,12 +47,14 @@ std::string InstanceText(const Config& config, Strategy strategy,
       return fmt::format("holding({})", config.events[i.event - 1].name);
     case InstancePhase::kMidway: {
       const std::string& e = config.events[i.event - 1].name;
-      if (strategy == Strategy::kCreditCheckThenAct) {
-        return fmt::format("midway({}, read inbox={})", e, i.memo);
-      }
-      if (strategy == Strategy::kNotificationLedgerThenSend) {
-        return fmt::format("midway({}, ledger row {})", e,
-                           i.memo ? "new" : "existed");
+      switch (MemoOf(strategy)) {
+        case StrategyMemo::kInboxRead:
+          return fmt::format("midway({}, read inbox={})", e, i.memo);
+        case StrategyMemo::kLedgerRowNew:
+          return fmt::format("midway({}, ledger row {})", e,
+                             i.memo ? "new" : "existed");
+        case StrategyMemo::kNone:
+          break;
       }
       return fmt::format("midway({})", e);
     }
