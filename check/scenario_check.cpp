@@ -9,6 +9,8 @@
 #include "explorer/breadth_first_search.h"
 #include "explorer/inevitability.h"
 #include "invariants/invariant.h"
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 
 namespace oc {
 namespace {
@@ -236,30 +238,15 @@ void Judge(ScenarioResult& result) {
 // about that fault, whatever the scenario meant.
 std::vector<std::string> UnusedBudgets(const Scenario& scenario,
                                        const Exploration& exploration) {
-  const FaultBudgets& b = scenario.config.budgets;
-  const std::pair<std::string_view, int> budgets[] = {
-      {"premature_expiries", b.premature_expiries},
-      {"relay_crashes", b.relay_crashes},
-      {"lost_publish_acks", b.lost_publish_acks},
-      {"lost_consumer_acks", b.lost_consumer_acks},
-      {"consumer_crashes", b.consumer_crashes},
-      {"redeliveries", b.redeliveries},
-      {"consumer_outages", b.consumer_outages},
-      {"database_outages", b.database_outages},
-      {"failed_commits", b.failed_commits},
-      {"lost_broker_writes", b.lost_broker_writes}};
-  const std::string_view spender[] = {
-      "expire_premature", "crash_relay", "send_ack_lost",   "ack_lost",
-      "crash_consumer",   "redeliver",   "consumer_outage", "database_outage",
-      "commit_fails",     "lose_write"};
   std::vector<std::string> warnings;
-  for (std::size_t i = 0; i < std::size(budgets); ++i) {
-    if (budgets[i].second == 0) continue;
-    const std::size_t c = OutboxModel::ClassesNamed(spender[i]).front();
+  for (const FaultBudget& budget : kFaultBudgets) {
+    const int pool = Pool(scenario.config, budget);
+    if (pool == 0) continue;
+    const std::size_t c = OutboxModel::ClassesNamed(budget.spender).front();
     if (exploration.action_counts[c] == 0) {
       warnings.push_back(
-          fmt::format("faults.{} = {} was never used: no {} fired",
-                      budgets[i].first, budgets[i].second, spender[i]));
+          fmt::format("faults.{} = {} was never used: no {} fired", budget.key,
+                      pool, budget.spender));
     }
   }
   return warnings;
@@ -269,6 +256,10 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
 // one sentence each, so that a reader sees them beside the verdict.
 std::vector<std::string> Assumptions(const Config& config) {
   std::vector<std::string> out;
+  if (const std::string_view style = StyleOf(config).assumption;
+      !style.empty()) {
+    out.emplace_back(style);
+  }
   if (config.message_id != MessageIdentity::kOutboxId) {
     out.push_back(fmt::format(
         "relay.message_id is '{}': the inbox deduplicates on a message id "

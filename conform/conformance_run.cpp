@@ -112,8 +112,7 @@ Result<ScenarioConformance> ConformScenario(const ScenarioResult& checked,
     return out;
   }
   for (const Group& g : model.config().groups) {
-    if (g.instances < 2 || (g.strategy != Strategy::kCreditInbox &&
-                            g.strategy != Strategy::kCreditCheckThenAct)) {
+    if (g.instances < 2 || !RunsConcurrentDuplicate(g.strategy)) {
       continue;
     }
     Result<ConcurrentDuplicate> c = RunConcurrentDuplicate(

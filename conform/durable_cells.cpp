@@ -27,8 +27,7 @@ std::vector<std::string> AccountsOf(const Config& config, int g) {
 }
 
 std::string InboxTable(Strategy s) {
-  return s == Strategy::kCreditCheckThenAct ? "consumed_events_unkeyed"
-                                            : "consumed_events";
+  return HasUnkeyedInbox(s) ? "consumed_events_unkeyed" : "consumed_events";
 }
 
 // Calls add(name, table, lookup_key) for every durable cell of `config`,
@@ -66,29 +65,34 @@ void ForEachDurableCell(const Config& config, Add add) {
         }
         if (HasInbox(g.strategy)) {
           for (const Event& e : config.events) {
-            add(fmt::format("{}.inbox[{}]", g.name, e.name),
+            add(fmt::format("{}.{}[{}]", g.name,
+                            HandlerTableName(HandlerTable::kInbox), e.name),
                 InboxTable(g.strategy), g.name + "/" + e.name);
           }
         }
         break;
       case StrategyFamily::kNotification:
         for (const Event& e : config.events) {
-          add(fmt::format("{}.ledger[{}]", g.name, e.name),
+          add(fmt::format("{}.{}[{}]", g.name,
+                          HandlerTableName(HandlerTable::kLedger), e.name),
               "notification_ledger", g.name + "/" + e.name);
-          add(fmt::format("{}.sent[{}]", g.name, e.name), "notifications_sent",
-              g.name + "/" + e.name);
+          add(fmt::format("{}.{}[{}]", g.name,
+                          HandlerTableName(HandlerTable::kSent), e.name),
+              "notifications_sent", g.name + "/" + e.name);
         }
         break;
       case StrategyFamily::kProjection:
         for (const std::string& k : keys) {
-          add(fmt::format("{}.version[{}]", g.name, k), "projection_versions",
-              g.name + "/" + k);
+          add(fmt::format("{}.{}[{}]", g.name,
+                          HandlerTableName(HandlerTable::kVersion), k),
+              "projection_versions", g.name + "/" + k);
         }
         break;
       case StrategyFamily::kCache:
         for (const std::string& k : keys) {
-          add(fmt::format("{}.cache[{}]", g.name, k), "cache_entries",
-              g.name + "/" + k);
+          add(fmt::format("{}.{}[{}]", g.name,
+                          HandlerTableName(HandlerTable::kCache), k),
+              "cache_entries", g.name + "/" + k);
         }
         break;
       case StrategyFamily::kCustom:  // declared: refused before conform

@@ -12,6 +12,7 @@
 
 #include "model/action.h"
 #include "model/config.h"
+#include "model/fault_budgets.h"
 #include "model/outbox_model.h"
 
 namespace oc::exports {
@@ -177,14 +178,10 @@ class PromelaWriter {
     Array(version_type, "version", groups_ * keys_, "projection");
     Array("bit", "fresh", groups_ * keys_, "cache: 0 stale, 1 fresh");
 
-    const FaultBudgets& b = config_.budgets;
     Print("\n/* Remaining fault budgets. */\n");
-    Print("byte premature_expiries = {};\n", b.premature_expiries);
-    Print("byte relay_crashes = {};\n", b.relay_crashes);
-    Print("byte lost_publish_acks = {};\n", b.lost_publish_acks);
-    Print("byte lost_consumer_acks = {};\n", b.lost_consumer_acks);
-    Print("byte consumer_crashes = {};\n", b.consumer_crashes);
-    Print("byte redeliveries = {};\n", b.redeliveries);
+    ForEachBudget(BudgetFamily::kSeed, [&](const FaultBudget& budget) {
+      Print("byte {} = {};\n", budget.key, Pool(config_, budget));
+    });
   }
 
   // Conjunction over group x event cells of the groups of `family`.

@@ -108,7 +108,7 @@ bool EventuallyConsumed(const OutboxModel& model, const State& s) {
               KeyCells(model, s, g, key).version >= *config.events[e].version;
           break;
         case StrategyFamily::kCache:
-          done = KeyCells(model, s, g, key).fresh == 1;
+          done = KeyCells(model, s, g, key).cache == 1;
           break;
         case StrategyFamily::kCustom:
           // Its own tables say nothing the page defines: the scenario
@@ -146,7 +146,7 @@ bool NotifyAtLeastOnce(const OutboxModel& model, const State& s) {
 bool CacheConsistent(const OutboxModel& model, const State& s) {
   return AllGroupsOf(model, StrategyFamily::kCache, [&](std::size_t g) {
     for (int k = 0; k < model.KeyCount(); ++k) {
-      if (KeyCells(model, s, g, k).fresh == 0) return false;
+      if (KeyCells(model, s, g, k).cache == 0) return false;
     }
     return true;
   });

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "common/closest_name.h"
@@ -27,8 +28,17 @@ enum Cell : std::uint8_t {
 };
 constexpr std::string_view kOutboxCells[] = {"published", "token",
                                              "completed_token", "offered"};
-constexpr std::string_view kGroupCells[] = {
-    "ready", "effects", "inbox", "ledger", "sent", "version", "cache"};
+// "ready", then the durable tables (model/handler_program.h), in the order
+// of the cells above.
+constexpr auto kGroupCells = [] {
+  std::array<std::string_view, 1 + kHandlerTables> names{"ready"};
+  for (int t = 0; t < kHandlerTables; ++t)
+    names[t + 1] = kDurableTables[t].name;
+  return names;
+}();
+static_assert(kEffects ==
+                  kReady + 1 + static_cast<int>(HandlerTable::kEffects) &&
+              kCache == kReady + 1 + static_cast<int>(HandlerTable::kCache));
 bool IsKeyCell(int cell) { return cell == kVersion || cell == kCache; }
 bool IsBoolCell(int cell) {
   return cell == kPublished || cell == kInbox || cell == kLedger ||
@@ -560,7 +570,7 @@ struct Context {
         const GroupKeyCells& c =
             s.group_keys[static_cast<std::size_t>(group * model.KeyCount()) +
                          i];
-        return n.a == kVersion ? c.version : c.fresh;
+        return n.a == kVersion ? c.version : c.cache;
       }
       case kUserCell:
         return s.user[static_cast<std::size_t>(n.value) + i];

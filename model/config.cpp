@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 #include "model/timing.h"
 
 namespace oc {
@@ -16,13 +18,19 @@ struct StrategyInfo {
   StrategyFamily family;
   int steps;
   bool inbox;
+  StrategyMemo memo = StrategyMemo::kNone;
+  // Its inbox has no unique key on (consumer, event id): a check that
+  // found no row does not stop a concurrent insert.
+  bool unkeyed_inbox = false;
+  bool concurrent_duplicate = false;
 };
 
 constexpr StrategyInfo kStrategies[] = {
     {Strategy::kCreditNaive, "credit.naive", StrategyFamily::kCredit, 1, false},
-    {Strategy::kCreditInbox, "credit.inbox", StrategyFamily::kCredit, 1, true},
+    {Strategy::kCreditInbox, "credit.inbox", StrategyFamily::kCredit, 1, true,
+     StrategyMemo::kNone, false, true},
     {Strategy::kCreditCheckThenAct, "credit.check_then_act",
-     StrategyFamily::kCredit, 2, true},
+     StrategyFamily::kCredit, 2, true, StrategyMemo::kInboxRead, true, true},
     {Strategy::kCreditEffectThenInbox, "credit.effect_then_inbox",
      StrategyFamily::kCredit, 2, true},
     {Strategy::kProjectionLww, "projection.lww", StrategyFamily::kProjection, 1,
@@ -30,7 +38,7 @@ constexpr StrategyInfo kStrategies[] = {
     {Strategy::kProjectionMonotonic, "projection.monotonic",
      StrategyFamily::kProjection, 1, false},
     {Strategy::kNotificationLedgerThenSend, "notification.ledger_then_send",
-     StrategyFamily::kNotification, 2, false},
+     StrategyFamily::kNotification, 2, false, StrategyMemo::kLedgerRowNew},
     {Strategy::kNotificationSendThenLedger, "notification.send_then_ledger",
      StrategyFamily::kNotification, 2, false},
     {Strategy::kCacheInvalidate, "cache.invalidate", StrategyFamily::kCache, 1,
@@ -79,17 +87,12 @@ Status CheckBudget(std::string_view field, int value) {
   return Status::Ok();
 }
 
-constexpr std::string_view kRelayStyleNames[] = {
-    "lease_token", "row_lock", "sequence_cursor", "cdc_offset", "age_sweeper"};
-constexpr std::string_view kMessageIdentityNames[] = {"outbox_id",
-                                                      "per_attempt"};
-
 // The rules that tie the relay style to the rest of the configuration.
 Status CheckRelayStyle(const Config& config) {
-  const RelayStyle style = config.relay_style;
-  const std::string_view name = RelayStyleName(style);
+  const RelayStyleInfo& style = StyleOf(config);
+  const std::string_view name = style.name;
   const FaultBudgets& b = config.budgets;
-  if (style != RelayStyle::kLeaseToken) {
+  if (!style.lease_and_token) {
     if (!config.lease || !config.fencing) {
       return Status::Error(fmt::format(
           "switches.{}: relay.style '{}' has no lease and no fencing token; "
@@ -99,42 +102,42 @@ Status CheckRelayStyle(const Config& config) {
     if (b.premature_expiries > 0) {
       return Status::Error(fmt::format(
           "faults.premature_expiries: relay.style '{}' has no lease to "
-          "expire; only 'lease_token' takes premature expiries",
-          name));
+          "expire; only {} takes premature expiries",
+          name, StylesWith(&RelayStyleInfo::lease_and_token)));
     }
     if (config.claim_bound > 0) {
       return Status::Error(fmt::format(
           "bounds.claims: relay.style '{}' takes no claim bound; only "
-          "'lease_token' does",
-          name));
+          "{} does",
+          name, StylesWith(&RelayStyleInfo::lease_and_token)));
     }
   }
-  if (style != RelayStyle::kRowLock && b.failed_commits > 0) {
+  if (!style.failed_commits && b.failed_commits > 0) {
     return Status::Error(fmt::format(
         "faults.failed_commits: relay.style '{}' takes no failed commits; "
-        "only 'row_lock' does (its send and its commit share a transaction)",
-        name));
+        "only {} does (its send and its commit share a transaction)",
+        name, StylesWith(&RelayStyleInfo::failed_commits)));
   }
-  if ((style == RelayStyle::kSequenceCursor ||
-       style == RelayStyle::kCdcOffset) &&
-      config.relays.size() != 1) {
+  if (style.one_relay && config.relays.size() != 1) {
     return Status::Error(fmt::format(
         "relays: relay.style '{}' runs exactly one relay (one cursor or "
         "connector); got {}",
         name, config.relays.size()));
   }
-  if (style == RelayStyle::kAgeSweeper) {
+  if (style.sweeper) {
     if (!config.min_age) {
       return Status::Error(
-          "relay.min_age: required with relay.style = \"age_sweeper\": the "
-          "age from which the sweeper sends a row still not marked "
-          "dispatched again");
+          fmt::format("relay.min_age: required with relay.style = \"{}\": the "
+                      "age from which the sweeper sends a row still not marked "
+                      "dispatched again",
+                      name));
     }
     if (config.time.lease) {
-      return Status::Error(
-          "time.lease: relay.style 'age_sweeper' takes no lease; leave "
+      return Status::Error(fmt::format(
+          "time.lease: relay.style '{}' takes no lease; leave "
           "time.lease out (relay.send_time bounds a send, relay.min_age the "
-          "sweeper)");
+          "sweeper)",
+          name));
     }
   } else {
     for (const auto& [field, value] :
@@ -143,9 +146,9 @@ Status CheckRelayStyle(const Config& config) {
           {"send_time", config.send_time.has_value()}}) {
       if (value) {
         return Status::Error(fmt::format(
-            "relay.{}: relay.style '{}' has no sweeper; only 'age_sweeper' "
+            "relay.{}: relay.style '{}' has no sweeper; only {} "
             "takes relay.{}",
-            field, name, field));
+            field, name, StylesWith(&RelayStyleInfo::sweeper), field));
       }
     }
   }
@@ -180,17 +183,6 @@ Status CheckRelayStyle(const Config& config) {
 
 }  // namespace
 
-std::string_view RelayStyleName(RelayStyle s) {
-  return kRelayStyleNames[static_cast<int>(s)];
-}
-
-std::optional<RelayStyle> ParseRelayStyle(std::string_view name) {
-  for (std::size_t i = 0; i < std::size(kRelayStyleNames); ++i) {
-    if (kRelayStyleNames[i] == name) return static_cast<RelayStyle>(i);
-  }
-  return std::nullopt;
-}
-
 std::string_view MessageIdentityName(MessageIdentity m) {
   return kMessageIdentityNames[static_cast<int>(m)];
 }
@@ -208,19 +200,20 @@ namespace {
 
 std::string FirstStyleFeature(const Config& config, bool sweeper_is_seed) {
   std::string reason;
-  if (config.relay_style != RelayStyle::kLeaseToken &&
-      !(sweeper_is_seed && config.relay_style == RelayStyle::kAgeSweeper)) {
-    reason =
-        fmt::format("relay.style is '{}'", RelayStyleName(config.relay_style));
+  const RelayStyleInfo& style = StyleOf(config);
+  if (sweeper_is_seed ? !style.timed : !style.lease_and_token) {
+    reason = fmt::format("relay.style is '{}'", style.name);
   } else if (config.message_id != MessageIdentity::kOutboxId) {
     reason = fmt::format("relay.message_id is '{}'",
                          MessageIdentityName(config.message_id));
   } else if (config.commits_during_run) {
     reason = "source.commits is 'during_run'";
-  } else if (config.budgets.failed_commits > 0) {
-    reason = "faults.failed_commits is set";
-  } else if (config.budgets.lost_broker_writes > 0) {
-    reason = "faults.lost_broker_writes is set";
+  } else {
+    ForEachBudget(BudgetFamily::kStyle, [&](const FaultBudget& budget) {
+      if (reason.empty() && Pool(config, budget) > 0) {
+        reason = fmt::format("faults.{} is set", budget.key);
+      }
+    });
   }
   return reason;
 }
@@ -256,6 +249,11 @@ static_assert(HandlerProgram::kNoFamily ==
 StrategyFamily FamilyOf(Strategy s) { return Info(s).family; }
 int StepCount(Strategy s) { return Info(s).steps; }
 bool HasInbox(Strategy s) { return Info(s).inbox; }
+StrategyMemo MemoOf(Strategy s) { return Info(s).memo; }
+bool HasUnkeyedInbox(Strategy s) { return Info(s).unkeyed_inbox; }
+bool RunsConcurrentDuplicate(Strategy s) {
+  return Info(s).concurrent_duplicate;
+}
 
 StrategyFamily FamilyOf(const Group& g) {
   return g.declared ? static_cast<StrategyFamily>(g.declared->family)
@@ -433,26 +431,7 @@ int CopyBound(const Config& config) {
     tokens = tokens > 0 ? std::min(tokens, by_lease) : by_lease;
   }
   // Claims (reads) of one event, each followed by at most one send.
-  int claims = tokens;
-  switch (config.relay_style) {
-    case RelayStyle::kLeaseToken:
-      break;
-    case RelayStyle::kRowLock:
-      // A row is claimed again only after a crash or a failed commit.
-      claims = 1 + b.relay_crashes + b.failed_commits;
-      break;
-    case RelayStyle::kSequenceCursor:
-    case RelayStyle::kCdcOffset:
-      // Read again only after a restart.
-      claims = 1 + b.relay_crashes;
-      break;
-    case RelayStyle::kAgeSweeper:
-      // A relay that took a row holds it until it marks it (and then
-      // nobody takes it again) or crashes: each relay takes a row once,
-      // and once more per crash.
-      claims = static_cast<int>(config.relays.size()) + b.relay_crashes;
-      break;
-  }
+  const int claims = ReadsPerEvent(config, tokens);
   int instances = 0;
   for (const Group& g : config.groups) instances += g.instances;
   // A consumer outage takes back the delivery of every instance.
@@ -558,20 +537,10 @@ Status Validate(const Config& config) {
     }
   }
 
-  const FaultBudgets& b = config.budgets;
-  for (const auto& [field, value] :
-       {std::pair<std::string_view, int>{"premature_expiries",
-                                         b.premature_expiries},
-        {"relay_crashes", b.relay_crashes},
-        {"lost_publish_acks", b.lost_publish_acks},
-        {"lost_consumer_acks", b.lost_consumer_acks},
-        {"consumer_crashes", b.consumer_crashes},
-        {"redeliveries", b.redeliveries},
-        {"consumer_outages", b.consumer_outages},
-        {"database_outages", b.database_outages},
-        {"failed_commits", b.failed_commits},
-        {"lost_broker_writes", b.lost_broker_writes}}) {
-    if (Status s = CheckBudget(field, value); !s.ok()) return s;
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (Status s = CheckBudget(budget.key, Pool(config, budget)); !s.ok()) {
+      return s;
+    }
   }
 
   if (config.claim_bound < 0 || config.claim_bound > kMaxClaimBound) {

@@ -69,6 +69,21 @@ StrategyFamily FamilyOf(Strategy s);
 int StepCount(Strategy s);
 // True for the credit strategies that keep an inbox table.
 bool HasInbox(Strategy s);
+// What a two-step strategy keeps in InstanceCells::memo between its steps.
+enum class StrategyMemo : std::uint8_t {
+  kNone,
+  kInboxRead,     // the inbox value its first step read (0 or 1)
+  kLedgerRowNew,  // 1: its ledger row was new; 0: it was already there
+};
+StrategyMemo MemoOf(Strategy s);
+// True when the strategy's inbox has no unique key on (consumer, event id),
+// so a check that found no row does not stop a concurrent insert
+// (credit.check_then_act).
+bool HasUnkeyedInbox(Strategy s);
+// True for the strategies whose inbox decides "duplicate arrives
+// concurrently" (docs/SEMANTICS.md section 7, row 5), which a conformance run
+// then replays against the database with two connections.
+bool RunsConcurrentDuplicate(Strategy s);
 
 // An attribute of an event beyond the named ones (an order id, a SKU, a
 // quantity): text or a number.
@@ -169,7 +184,12 @@ enum class MessageIdentity : std::uint8_t {
   kPerAttempt,  // a fresh id per send attempt: copies are distinct messages
 };
 
-// "lease_token", "row_lock", ... as written in scenario files.
+// The values of relay.message_id, in the order of MessageIdentity.
+inline constexpr std::string_view kMessageIdentityNames[] = {"outbox_id",
+                                                             "per_attempt"};
+
+// "lease_token", "row_lock", ... as written in scenario files (the table of
+// relay styles is model/relay_styles.h).
 std::string_view RelayStyleName(RelayStyle s);
 std::optional<RelayStyle> ParseRelayStyle(std::string_view name);
 std::string_view MessageIdentityName(MessageIdentity m);

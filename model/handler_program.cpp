@@ -18,22 +18,17 @@
 namespace oc {
 namespace {
 
-constexpr std::string_view kTableNames[] = {"effects", "inbox",   "ledger",
-                                            "sent",    "version", "cache"};
+constexpr const auto& kTableNames = kDurableTableNames;
 constexpr std::string_view kKeywords[] = {
     "if",  "not",   "and",  "or",     "true", "false",   "event",   "key",
     "max", "where", "stop", "insert", "call", "handler", "with_key"};
 
-bool IsRowTable(HandlerTable t) {
-  return t == HandlerTable::kInbox || t == HandlerTable::kLedger ||
-         t == HandlerTable::kCache;
+const DurableTable& Row(HandlerTable t) {
+  return kDurableTables[static_cast<int>(t)];
 }
-bool IsCountTable(HandlerTable t) {
-  return t == HandlerTable::kEffects || t == HandlerTable::kSent;
-}
-bool IsKeyTable(HandlerTable t) {
-  return t == HandlerTable::kVersion || t == HandlerTable::kCache;
-}
+bool IsRowTable(HandlerTable t) { return Row(t).row; }
+bool IsCountTable(HandlerTable t) { return Row(t).count; }
+bool IsKeyTable(HandlerTable t) { return Row(t).by_key; }
 StrategyFamily FamilyOfTable(HandlerTable t) {
   switch (t) {
     case HandlerTable::kEffects:
@@ -711,7 +706,7 @@ struct StepContext {
       case HandlerTable::kVersion:
         return c.key_cells->version;
       case HandlerTable::kCache:
-        return c.key_cells->fresh;
+        return c.key_cells->cache;
     }
     return 0;
   }
@@ -775,7 +770,7 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
             std::uint8_t& row =
                 st.table == HandlerTable::kInbox    ? c.event_cells->inbox
                 : st.table == HandlerTable::kLedger ? c.event_cells->ledger
-                                                    : c.key_cells->fresh;
+                                                    : c.key_cells->cache;
             inserted =
                 row == 0 || (c.fresh_id && st.table != HandlerTable::kCache);
             row = 1;

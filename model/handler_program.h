@@ -48,6 +48,31 @@ enum class HandlerTable : std::uint8_t {
   kCache,
 };
 inline constexpr int kHandlerTables = 6;
+
+// The built-in durable tables, one row each in HandlerTable order: the one
+// vocabulary of strategy files, invariant expressions (GROUP.NAME[...]), the
+// state's cells (model/state_cells.h) and conformance runs. Each is a field
+// of the same name in GroupEventCells or GroupKeyCells.
+struct DurableTable {
+  HandlerTable table;
+  std::string_view name;
+  bool row;     // 0 or 1 (present or not)
+  bool count;   // counts copies (a business effect, a call received)
+  bool by_key;  // one cell per key (GroupKeyCells); else per event
+};
+inline constexpr DurableTable kDurableTables[kHandlerTables] = {
+    {HandlerTable::kEffects, "effects", false, true, false},
+    {HandlerTable::kInbox, "inbox", true, false, false},
+    {HandlerTable::kLedger, "ledger", true, false, false},
+    {HandlerTable::kSent, "sent", false, true, false},
+    {HandlerTable::kVersion, "version", false, false, true},
+    {HandlerTable::kCache, "cache", true, false, true},
+};
+inline constexpr auto kDurableTableNames = [] {
+  std::array<std::string_view, kHandlerTables> names{};
+  for (int t = 0; t < kHandlerTables; ++t) names[t] = kDurableTables[t].name;
+  return names;
+}();
 std::string_view HandlerTableName(HandlerTable t);
 
 // A table the strategy file declares (`[tables]`): a row (present or not)

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 #include "model/state_text.h"
 
 namespace oc {
@@ -172,21 +174,10 @@ std::vector<State> OutboxModel::InitialStates() const {
   s.group_events.resize(groups * events);
   s.group_keys.resize(groups * keys_.size());
   s.user.resize(static_cast<std::size_t>(user_cells_));
-  const FaultBudgets& b = config_.budgets;
-  s.budgets = Budgets{
-      static_cast<std::uint8_t>(b.premature_expiries),
-      static_cast<std::uint8_t>(b.relay_crashes),
-      static_cast<std::uint8_t>(b.lost_publish_acks),
-      static_cast<std::uint8_t>(b.lost_consumer_acks),
-      static_cast<std::uint8_t>(b.consumer_crashes),
-      static_cast<std::uint8_t>(b.redeliveries),
-      static_cast<std::uint8_t>(b.consumer_outages),
-      static_cast<std::uint8_t>(b.database_outages),
-  };
+  for (const FaultBudget& budget : kFaultBudgets) {
+    s.budgets.*budget.left = static_cast<std::uint8_t>(Pool(config_, budget));
+  }
   s.down.resize(groups);
-  s.budgets.failed_commits = static_cast<std::uint8_t>(b.failed_commits);
-  s.budgets.lost_broker_writes =
-      static_cast<std::uint8_t>(b.lost_broker_writes);
   if (config_.commits_during_run) {
     for (EventCells& e : s.events) e.pending = 1;
   }
@@ -258,8 +249,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       // A connector that read past its flushed offset loses that when it
       // restarts, even between two reads.
       if (s.relays[a.relay].phase == RelayPhase::kIdle &&
-          !(config_.relay_style == RelayStyle::kCdcOffset &&
-            s.log.position > s.log.offset))
+          !(StyleOf(config_).commit_log && s.log.position > s.log.offset))
         return Guard::kRelayIdle;
       return s.budgets.relay_crashes > 0 ? Guard::kEnabled
                                          : Guard::kNoRelayCrashBudget;
@@ -378,7 +368,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       return s.budgets.failed_commits > 0 ? Guard::kEnabled
                                           : Guard::kNoFailedCommitBudget;
     case ActionKind::kFlushOffset:
-      if (config_.relay_style != RelayStyle::kCdcOffset) return Guard::kNotCdc;
+      if (!StyleOf(config_).commit_log) return Guard::kNotCdc;
       if (s.relays[a.relay].phase != RelayPhase::kIdle) {
         return Guard::kRelayNotIdle;
       }
@@ -612,7 +602,7 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       }
       break;
     case Strategy::kCacheInvalidate:
-      key_cells->fresh = 1;
+      key_cells->cache = 1;
       break;
     case Strategy::kDeclared: {
       const HandlerProgram& program = *config_.groups[group].declared;
@@ -634,11 +624,11 @@ void OutboxModel::Effect(State& s, const Action& a) const {
   switch (a.kind) {
     case ActionKind::kClaim: {
       EventCells& row = s.events[a.event];
-      if (config_.relay_style != RelayStyle::kLeaseToken) {
+      if (!StyleOf(config_).lease_and_token) {
         // A row lock, a cursor read or a log read: no token, no owner.
         s.relays[a.relay] = RelayCells{
             RelayPhase::kClaimed, static_cast<std::uint8_t>(a.event + 1), 0};
-        if (config_.relay_style == RelayStyle::kCdcOffset) {
+        if (StyleOf(config_).commit_log) {
           s.log.position += 1;
         }
         row.begun = timing_.sweeper ? 1 : 0;
@@ -684,7 +674,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kComplete: {
       RelayCells& relay = s.relays[a.relay];
       EventCells& row = s.events[relay.event - 1];
-      if (config_.relay_style != RelayStyle::kLeaseToken) {
+      if (!StyleOf(config_).lease_and_token) {
         // row_lock: UPDATE published and COMMIT (the lock kept others
         // out); sequence_cursor: the cursor moves to this id; cdc_offset:
         // the broker acknowledged the record.
@@ -718,7 +708,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       // transaction rolls back); a connector restarts from its last flush.
       s.relays[a.relay] = RelayCells{};
       s.budgets.relay_crashes -= 1;
-      if (config_.relay_style == RelayStyle::kCdcOffset) {
+      if (StyleOf(config_).commit_log) {
         s.log.position = s.log.offset;
       }
       break;
@@ -808,7 +798,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kSourceCommit: {
       EventCells& row = s.events[a.event];
       row.pending = 0;
-      if (config_.relay_style == RelayStyle::kCdcOffset) {
+      if (StyleOf(config_).commit_log) {
         // The commit appends the row to the log, after every earlier
         // commit.
         row.log_position = static_cast<std::uint8_t>(
@@ -1145,7 +1135,7 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
     case ActionKind::kComplete: {
       // The relay styles' styles have no fencing: their completion always
       // counts as publishing (a re-acknowledged CDC record included).
-      if (config_.relay_style != RelayStyle::kLeaseToken) return 3;
+      if (!StyleOf(config_).lease_and_token) return 3;
       const int e = from.relays[a.relay].event - 1;
       return from.events[e].published == to.events[e].published ? 4 : 3;
     }
@@ -1218,9 +1208,8 @@ bool OutboxModel::ClassPossible(std::size_t c) const {
     case 22:  // source_commit
       return config_.commits_during_run;
     case 23:  // commit_fails
-      return config_.relay_style == RelayStyle::kRowLock;
     case 24:  // flush_offset
-      return config_.relay_style == RelayStyle::kCdcOffset;
+      return StyleOf(config_).action_class == kActionClasses[c];
     case 25:  // lose_write
       return config_.budgets.lost_broker_writes > 0;
     default:

@@ -5,6 +5,9 @@
 #include <cassert>
 #include <utility>
 
+#include "common/text.h"
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 #include "model/timing.h"
 
 namespace oc {
@@ -18,10 +21,6 @@ int BrokerLane(const Config& config) {
 }
 int InstanceLane(const OutboxModel& model, int group, int instance) {
   return BrokerLane(model.config()) + 1 + model.FirstInstance(group) + instance;
-}
-
-std::string Plural(int n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -246,40 +245,36 @@ std::vector<StepPresentation> PresentSteps(const OutboxModel& model,
   return steps;
 }
 
-std::string RelayStyleScope(const Config& config) {
-  const std::string style =
-      fmt::format("relay style {}", RelayStyleName(config.relay_style));
-  switch (config.relay_style) {
-    case RelayStyle::kLeaseToken:
-      return "";
-    case RelayStyle::kAgeSweeper:
-      return fmt::format("{} (minimum age {}, sends up to {})", style,
-                         FormatDuration(config.min_age.value_or(0)),
-                         FormatDuration(config.send_time.value_or(0)));
-    case RelayStyle::kRowLock:
-      return fmt::format(
-          "{}, at most {}", style,
-          Plural(config.budgets.failed_commits, "failed commit"));
-    case RelayStyle::kSequenceCursor:
-    case RelayStyle::kCdcOffset:
-      return style;
+std::string RelayStyleClauses(const Config& config) {
+  const RelayStyleInfo& style = StyleOf(config);
+  std::string text;
+  if (&style != &kRelayStyles[0]) {
+    text += fmt::format("; relay style {}", style.name);
   }
-  return style;
+  if (style.sweeper) {
+    text += fmt::format(" (minimum age {}, sends up to {})",
+                        FormatDuration(config.min_age.value_or(0)),
+                        FormatDuration(config.send_time.value_or(0)));
+  }
+  // A budget that comes with the style qualifies it; one of its own is a
+  // clause apart.
+  ForEachBudget(BudgetFamily::kStyle, [&](const FaultBudget& budget) {
+    if (Shown(config, budget)) {
+      text += fmt::format(
+          "{} at most {}", budget.shown == BudgetShown::kWithStyle ? "," : ";",
+          Plural(Pool(config, budget), budget.singular, budget.plural));
+    }
+  });
+  return text;
 }
 
 std::vector<RelaySetting> RelayStyleSettings(const Config& config) {
   auto duration = [](const std::optional<Seconds>& d) {
     return d ? std::optional<std::string>(FormatDuration(*d)) : std::nullopt;
   };
-  switch (config.relay_style) {
-    case RelayStyle::kAgeSweeper:
-      return {{"min_age", duration(config.min_age)},
-              {"send_time", duration(config.send_time)}};
-    case RelayStyle::kLeaseToken:
-    case RelayStyle::kRowLock:
-    case RelayStyle::kSequenceCursor:
-    case RelayStyle::kCdcOffset:
-      break;
+  if (StyleOf(config).sweeper) {
+    return {{"min_age", duration(config.min_age)},
+            {"send_time", duration(config.send_time)}};
   }
   return {};
 }

@@ -70,10 +70,12 @@ std::vector<StepPresentation> PresentSteps(const OutboxModel& model,
                                            std::span<const Action> actions,
                                            std::span<const State> states);
 
-// What the relay style adds to the scope of a verdict, or "" for the seed's
-// lease_token: "relay style row_lock, at most 1 failed commit", "relay style
-// age_sweeper (minimum age 5m, sends up to 30s)".
-std::string RelayStyleScope(const Config& config);
+// What the relay style adds to the scope of a verdict, each clause led by
+// "; ", or "" for the seed's lease_token without budgets of the styles:
+// "; relay style row_lock, at most 1 failed commit", "; relay style
+// age_sweeper (minimum age 5m, sends up to 30s)", "; at most 2 lost broker
+// writes". Its budgets come from the fault-budget table.
+std::string RelayStyleClauses(const Config& config);
 
 // A setting of the relay style, keyed as in scenario files ("min_age") and
 // valued as a duration ("5m"), or nullopt when unset.

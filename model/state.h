@@ -104,7 +104,7 @@ struct GroupEventCells {
 // A group's durable tables for one key.
 struct GroupKeyCells {
   std::uint16_t version = 0;  // projection
-  std::uint8_t fresh = 0;     // cache: 0 stale (initially), 1 fresh
+  std::uint8_t cache = 0;     // cache: 0 stale (initially), 1 fresh
   bool operator==(const GroupKeyCells&) const = default;
 };
 

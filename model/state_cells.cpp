@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 #include "model/state_text.h"
 
 namespace oc {
@@ -11,6 +13,7 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   const std::vector<std::string> keys = Keys(config);
   const std::vector<UserTableLayout> layouts = UserTableLayouts(config);
   const std::size_t events = config.events.size();
+  const RelayStyleInfo& style = StyleOf(config);
   std::vector<Cell> cells;
   auto add = [&](std::string name, std::string value) {
     cells.push_back(Cell{std::move(name), std::move(value)});
@@ -22,7 +25,7 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     add(prefix + ".published", fmt::format("{}", row.published));
     // Owner, token and lease belong to the seed's relay; the other styles
     // never set them.
-    if (config.relay_style == RelayStyle::kLeaseToken) {
+    if (style.lease_and_token) {
       add(prefix + ".owner",
           row.owner == 0 ? std::string("-") : config.relays[row.owner - 1]);
       add(prefix + ".token", fmt::format("{}", row.token));
@@ -31,15 +34,13 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     }
     if (config.commits_during_run) {
       add(prefix + ".committed", row.pending ? "0" : "1");
-      if (config.relay_style == RelayStyle::kCdcOffset) {
+      if (style.commit_log) {
         add(prefix + ".log_position", fmt::format("{}", row.log_position));
       }
     }
   }
-  if (config.relay_style == RelayStyle::kSequenceCursor) {
-    add("outbox.last_seen", fmt::format("{}", s.log.offset));
-  } else if (config.relay_style == RelayStyle::kCdcOffset) {
-    add("connector.flushed_offset", fmt::format("{}", s.log.offset));
+  if (!style.offset_cell.empty()) {
+    add(std::string(style.offset_cell), fmt::format("{}", s.log.offset));
   }
   const Timing& timing = model.timing();
   auto duration = [&](int units) {
@@ -94,7 +95,7 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
               : std::string("-"));
     }
   }
-  if (config.relay_style == RelayStyle::kCdcOffset) {
+  if (style.commit_log) {
     add("connector.read_position", fmt::format("{}", s.log.position));
   }
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
@@ -113,10 +114,12 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
       const GroupEventCells& c = s.group_events[g * events + e];
       const std::string& ev = config.events[e].name;
       if (family == StrategyFamily::kCredit) {
-        add(fmt::format("{}.effects[{}]", group.name, ev),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kEffects), ev),
             fmt::format("{}", c.effects));
         if (HasInbox(group)) {
-          add(fmt::format("{}.inbox[{}]", group.name, ev),
+          add(fmt::format("{}.{}[{}]", group.name,
+                          HandlerTableName(HandlerTable::kInbox), ev),
               fmt::format("{}", c.inbox));
         }
         if (timing.timed && timing.groups[g].has_retention) {
@@ -124,9 +127,11 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
               c.inbox == 0 ? std::string("-") : duration(c.inbox_age));
         }
       } else if (family == StrategyFamily::kNotification) {
-        add(fmt::format("{}.ledger[{}]", group.name, ev),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kLedger), ev),
             fmt::format("{}", c.ledger));
-        add(fmt::format("{}.sent[{}]", group.name, ev),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kSent), ev),
             fmt::format("{}", c.sent));
       }
       if (timing.timed && timing.groups[g].key_window > 0) {
@@ -158,11 +163,13 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     for (std::size_t k = 0; k < keys.size(); ++k) {
       const GroupKeyCells& c = s.group_keys[g * keys.size() + k];
       if (family == StrategyFamily::kProjection) {
-        add(fmt::format("{}.version[{}]", group.name, keys[k]),
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kVersion), keys[k]),
             fmt::format("{}", c.version));
       } else if (family == StrategyFamily::kCache) {
-        add(fmt::format("{}.cache[{}]", group.name, keys[k]),
-            c.fresh ? "fresh" : "stale");
+        add(fmt::format("{}.{}[{}]", group.name,
+                        HandlerTableName(HandlerTable::kCache), keys[k]),
+            c.cache ? "fresh" : "stale");
       }
     }
     // The tables its strategy file declares, by event or attribute value.
@@ -184,32 +191,25 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
       }
     }
   }
-  const Budgets& b = s.budgets;
-  add("faults.premature_expiries", fmt::format("{}", b.premature_expiries));
-  add("faults.relay_crashes", fmt::format("{}", b.relay_crashes));
-  add("faults.lost_publish_acks", fmt::format("{}", b.lost_publish_acks));
-  add("faults.lost_consumer_acks", fmt::format("{}", b.lost_consumer_acks));
-  add("faults.consumer_crashes", fmt::format("{}", b.consumer_crashes));
-  add("faults.redeliveries", fmt::format("{}", b.redeliveries));
+  // The budgets left, each family in its place.
+  auto add_budgets = [&](BudgetFamily family) {
+    ForEachBudget(family, [&](const FaultBudget& budget) {
+      if (Shown(config, budget)) {
+        add(fmt::format("faults.{}", budget.key),
+            fmt::format("{}", s.budgets.*budget.left));
+      }
+    });
+  };
+  add_budgets(BudgetFamily::kSeed);
   if (config.time.database_outage) {
     add("database",
         s.database_down == 0
             ? std::string("up")
             : fmt::format("down, {} left", duration(s.database_down)));
   }
-  if (config.budgets.consumer_outages > 0) {
-    add("faults.consumer_outages", fmt::format("{}", b.consumer_outages));
-  }
-  if (config.budgets.database_outages > 0) {
-    add("faults.database_outages", fmt::format("{}", b.database_outages));
-  }
+  add_budgets(BudgetFamily::kTime);
   if (timing.tracks_now) add("time.now", duration(s.now));
-  if (config.relay_style == RelayStyle::kRowLock) {
-    add("faults.failed_commits", fmt::format("{}", b.failed_commits));
-  }
-  if (config.budgets.lost_broker_writes > 0) {
-    add("faults.lost_broker_writes", fmt::format("{}", b.lost_broker_writes));
-  }
+  add_budgets(BudgetFamily::kStyle);
   return cells;
 }
 
@@ -231,10 +231,10 @@ std::string ActionDetail(const OutboxModel& model, const State& before,
   const Config& config = model.config();
   switch (a.kind) {
     case ActionKind::kClaim:
-      if (config.relay_style == RelayStyle::kAgeSweeper) {
+      if (StyleOf(config).sweeper) {
         return before.events[a.event].begun == 0 ? "dispatch" : "sweep";
       }
-      if (config.relay_style != RelayStyle::kLeaseToken) return "";
+      if (!StyleOf(config).lease_and_token) return "";
       return fmt::format("token {}", before.events[a.event].token + 1);
     case ActionKind::kCommitFails:
       return config.events[before.relays[a.relay].event - 1].name;
@@ -245,7 +245,7 @@ std::string ActionDetail(const OutboxModel& model, const State& before,
     case ActionKind::kSendAckLost:
     case ActionKind::kComplete: {
       const RelayCells& r = before.relays[a.relay];
-      if (config.relay_style != RelayStyle::kLeaseToken) {
+      if (!StyleOf(config).lease_and_token) {
         return config.events[r.event - 1].name;
       }
       return fmt::format("{}, token {}", config.events[r.event - 1].name,

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <optional>
 
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 #include "model/timing.h"
 
 namespace oc {
@@ -28,10 +30,11 @@ enum class Field : std::uint8_t {
   kLedger,
   kSent,
   kVersion,
-  kFresh,
-  kBudget,       // the six budgets of docs/SEMANTICS.md section 1
-  kStyleBudget,  // failed commits, lost broker writes
-  kTimeBudget,   // consumer and database outages
+  kCache,
+  kBudget,  // the budgets of docs/SEMANTICS.md section 1 (BudgetFamily::kSeed),
+            // in order
+  kStyleBudget,  // the relay styles' budgets (BudgetFamily::kStyle)
+  kTimeBudget,   // model/TIME.md's outages (BudgetFamily::kTime)
   // Time (model/TIME.md).
   kLeaseClock,
   kWindowAge,
@@ -131,7 +134,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     for (std::size_t k = 0; k < keys; ++k) {
       auto& c = s.group_keys[static_cast<std::size_t>(g) * keys + k];
       f(c.version, Field::kVersion, g);
-      f(c.fresh, Field::kFresh, g);
+      f(c.cache, Field::kCache, g);
     }
   }
   // Declared tables: a table per event follows the renaming of events.
@@ -142,24 +145,21 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       f(s.user[static_cast<std::size_t>(cell)], what, l.group);
     }
   }
-  auto& b = s.budgets;
-  f(b.premature_expiries, Field::kBudget, -1);
-  f(b.relay_crashes, Field::kBudget, -1);
-  f(b.lost_publish_acks, Field::kBudget, -1);
-  f(b.lost_consumer_acks, Field::kBudget, -1);
-  f(b.consumer_crashes, Field::kBudget, -1);
-  f(b.redeliveries, Field::kBudget, -1);
+  auto budgets = [&](BudgetFamily family, Field what) {
+    ForEachBudget(family, [&](const FaultBudget& budget) {
+      f(s.budgets.*budget.left, what, -1);
+    });
+  };
+  budgets(BudgetFamily::kSeed, Field::kBudget);
   // The relay styles' cells (0 bits each in a configuration that does not use
   // them), before time's, which an untimed config skips.
   if (styles) {
-    f(b.failed_commits, Field::kStyleBudget, -1);
-    f(b.lost_broker_writes, Field::kStyleBudget, -1);
+    budgets(BudgetFamily::kStyle, Field::kStyleBudget);
     f(s.log.offset, Field::kOffset, -1);
     f(s.log.position, Field::kReadPosition, -1);
   }
   if (!time) return;
-  f(b.consumer_outages, Field::kTimeBudget, -1);
-  f(b.database_outages, Field::kTimeBudget, -1);
+  budgets(BudgetFamily::kTime, Field::kTimeBudget);
   for (int g = 0; g < groups; ++g) f(s.down[g], Field::kDown, g);
   f(s.database_down, Field::kDatabaseDown, -1);
   f(s.now, Field::kNow, -1);
@@ -190,7 +190,6 @@ struct Bounds {
     const Strategy st =
         group >= 0 ? config.groups[group].strategy : Strategy::kCreditNaive;
     const StrategyFamily family = FamilyOf(st);
-    const FaultBudgets& b = config.budgets;
     switch (what) {
       case Field::kPublished:
         return 1;
@@ -201,7 +200,7 @@ struct Bounds {
       case Field::kToken:
         return tokens;
       case Field::kLease:
-        return config.lease && config.relay_style == RelayStyle::kLeaseToken
+        return config.lease && StyleOf(config).lease_and_token
                    ? static_cast<int>(Lease::kExpired)
                    : 0;
       case Field::kPhase:
@@ -210,10 +209,7 @@ struct Bounds {
       case Field::kReady:
         return copies;
       case Field::kMemo:
-        return st == Strategy::kCreditCheckThenAct ||
-                       st == Strategy::kNotificationLedgerThenSend
-                   ? 1
-                   : 0;
+        return MemoOf(st) == StrategyMemo::kNone ? 0 : 1;
       case Field::kEffects:
         return family == StrategyFamily::kCredit ? copies : 0;
       case Field::kInbox:
@@ -224,22 +220,14 @@ struct Bounds {
         return family == StrategyFamily::kNotification ? copies : 0;
       case Field::kVersion:
         return family == StrategyFamily::kProjection ? max_version : 0;
-      case Field::kFresh:
+      case Field::kCache:
         return family == StrategyFamily::kCache ? 1 : 0;
-      case Field::kBudget: {
-        const int pools[] = {b.premature_expiries, b.relay_crashes,
-                             b.lost_publish_acks,  b.lost_consumer_acks,
-                             b.consumer_crashes,   b.redeliveries};
-        return pools[budget++];
-      }
-      case Field::kStyleBudget: {
-        const int pools[] = {b.failed_commits, b.lost_broker_writes};
-        return pools[style_budget++];
-      }
-      case Field::kTimeBudget: {
-        const int pools[] = {b.consumer_outages, b.database_outages};
-        return pools[time_budget++];
-      }
+      case Field::kBudget:
+        return NextPool(BudgetFamily::kSeed, budget);
+      case Field::kStyleBudget:
+        return NextPool(BudgetFamily::kStyle, style_budget);
+      case Field::kTimeBudget:
+        return NextPool(BudgetFamily::kTime, time_budget);
       case Field::kLeaseClock:
         if (timing.sweeper) return timing.Cap(timing.sweep_due);
         return timing.has_lease_clock ? timing.lease_clock_cap : 0;
@@ -272,17 +260,15 @@ struct Bounds {
       case Field::kPending:
         return config.commits_during_run ? 1 : 0;
       case Field::kLogPosition:
-        return config.commits_during_run &&
-                       config.relay_style == RelayStyle::kCdcOffset
+        return config.commits_during_run && StyleOf(config).commit_log
                    ? static_cast<int>(config.events.size())
                    : 0;
       case Field::kOffset:
-        return config.relay_style == RelayStyle::kSequenceCursor ||
-                       config.relay_style == RelayStyle::kCdcOffset
+        return !StyleOf(config).offset_cell.empty()
                    ? static_cast<int>(config.events.size())
                    : 0;
       case Field::kReadPosition:
-        return config.relay_style == RelayStyle::kCdcOffset
+        return StyleOf(config).commit_log
                    ? static_cast<int>(config.events.size())
                    : 0;
       case Field::kBegun:
@@ -298,6 +284,17 @@ struct Bounds {
                           : 0;
     }
     return 0;
+  }
+
+  // The pool of the `next`-th budget of `family`, and move on to the next.
+  int NextPool(BudgetFamily family, int& next) const {
+    int i = 0;
+    int pool = 0;
+    ForEachBudget(family, [&](const FaultBudget& b) {
+      if (i++ == next) pool = Pool(config, b);
+    });
+    ++next;
+    return pool;
   }
 
   // The bounds of a declared strategy's cells: each `+=` statement runs at
@@ -318,7 +315,7 @@ struct Bounds {
         return p.writes[static_cast<std::size_t>(HandlerTable::kInbox)];
       case Field::kLedger:
         return p.writes[static_cast<std::size_t>(HandlerTable::kLedger)];
-      case Field::kFresh:
+      case Field::kCache:
         return p.writes[static_cast<std::size_t>(HandlerTable::kCache)];
       case Field::kVersion:
         return p.writes[static_cast<std::size_t>(HandlerTable::kVersion)]
@@ -354,7 +351,7 @@ StateCodec::StateCodec(const Config& config, const State& shape)
     bounds.tokens =
         bounds.tokens > 0 ? std::min(bounds.tokens, by_lease) : by_lease;
   }
-  if (config.relay_style != RelayStyle::kLeaseToken) bounds.tokens = 0;
+  if (!StyleOf(config).lease_and_token) bounds.tokens = 0;
   bounds.copies = CopyBound(config);
   for (int g = 0; g < static_cast<int>(config.groups.size()); ++g) {
     bounds.user_bias = std::max(bounds.user_bias, UserNumberBound(config, g));
@@ -374,8 +371,10 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   events_ = static_cast<int>(config.events.size());
   groups_ = static_cast<int>(config.groups.size());
   styles_ = !IsSeedPipeline(config);
-  time_ = TimeFeatureUsed(config).has_value() ||
-          b.consumer_outages + b.database_outages > 0;
+  time_ = TimeFeatureUsed(config).has_value();
+  ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
+    time_ = time_ || Pool(config, budget) > 0;
+  });
   State s = shape_;
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
               time_, user_, stages_, [&](auto&, Field what, int group) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "model/relay_styles.h"
+
 namespace oc {
 
 std::string_view LeaseText(Lease l) {
@@ -17,8 +19,7 @@ std::string_view LeaseText(Lease l) {
 }
 
 std::string RelayText(const Config& config, const RelayCells& r) {
-  if (config.relay_style != RelayStyle::kLeaseToken &&
-      r.phase != RelayPhase::kIdle) {
+  if (!StyleOf(config).lease_and_token && r.phase != RelayPhase::kIdle) {
     // No fencing token in these styles.
     return fmt::format("{}({})",
                        r.phase == RelayPhase::kClaimed ? "claimed" : "sent",
@@ -46,12 +47,14 @@ std::string InstanceText(const Config& config, Strategy strategy,
       return fmt::format("holding({})", config.events[i.event - 1].name);
     case InstancePhase::kMidway: {
       const std::string& e = config.events[i.event - 1].name;
-      if (strategy == Strategy::kCreditCheckThenAct) {
-        return fmt::format("midway({}, read inbox={})", e, i.memo);
-      }
-      if (strategy == Strategy::kNotificationLedgerThenSend) {
-        return fmt::format("midway({}, ledger row {})", e,
-                           i.memo ? "new" : "existed");
+      switch (MemoOf(strategy)) {
+        case StrategyMemo::kInboxRead:
+          return fmt::format("midway({}, read inbox={})", e, i.memo);
+        case StrategyMemo::kLedgerRowNew:
+          return fmt::format("midway({}, ledger row {})", e,
+                             i.memo ? "new" : "existed");
+        case StrategyMemo::kNone:
+          break;
       }
       return fmt::format("midway({})", e);
     }

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "model/relay_styles.h"
+
 namespace oc {
 namespace {
 
@@ -74,9 +76,7 @@ Symmetry::Symmetry(const Config& config)
   // sequence cursor or a change-data-capture log, an event's index is its
   // id or its place in the log, which the relay reads in order: no two
   // events are interchangeable there.
-  const bool ordered_events =
-      config.relay_style == RelayStyle::kSequenceCursor ||
-      config.relay_style == RelayStyle::kCdcOffset;
+  const bool ordered_events = !StyleOf(config).offset_cell.empty();
   std::vector<bool> placed(config.events.size(), ordered_events);
   std::uint64_t permutations = 1;
   for (std::size_t e = 0; e < config.events.size(); ++e) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "model/relay_styles.h"
+
 namespace oc {
 namespace {
 
@@ -207,7 +209,7 @@ Timing ComputeTiming(const Config& c) {
   t.consumer_outage = Units(c.time.consumer_outage, t.unit);
   t.database_outage = Units(c.time.database_outage, t.unit);
   t.horizon = Units(c.time.horizon, t.unit);
-  t.sweeper = c.relay_style == RelayStyle::kAgeSweeper;
+  t.sweeper = StyleOf(c).sweeper;
   // The age sweeper's row clock is an age, not a lease or poll clock.
   t.has_lease_clock = (c.time.lease || c.time.poll) && !t.sweeper;
   t.min_age = Units(c.min_age, t.unit);
@@ -262,7 +264,7 @@ std::vector<std::string> TimingAssumptions(const Config& c) {
     resend = c.time.database_outage;
     resend_text = "database outage";
   }
-  if (c.relay_style == RelayStyle::kAgeSweeper && c.min_age) {
+  if (StyleOf(c).sweeper && c.min_age) {
     compare("longest send", c.send_time.value_or(0), "sweeper minimum age",
             *c.min_age,
             "every send returns before the sweeper looks at its row; only a "

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/text.h"
+#include "model/fault_budgets.h"
 #include "model/presentation.h"
 #include "model/state_cells.h"
 #include "reports/html_page.h"
@@ -155,18 +156,11 @@ std::string ConfigurationSection(const ScenarioResult& r) {
     out += Row("state limit", fmt::format("{}", *s.limits.max_states));
   out += "</table>\n</div>\n";
 
-  const FaultBudgets& b = c.budgets;
   out += "<div><h3>Fault budgets</h3>\n<table>\n<tbody>\n";
-  const std::pair<const char*, int> budgets[] = {
-      {"premature lease expiries", b.premature_expiries},
-      {"relay crashes", b.relay_crashes},
-      {"lost publish acknowledgements", b.lost_publish_acks},
-      {"lost consumer acknowledgements", b.lost_consumer_acks},
-      {"consumer crashes", b.consumer_crashes},
-      {"broker redeliveries", b.redeliveries}};
-  for (const auto& [name, n] : budgets) {
-    out +=
-        fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n", name, n);
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (!Shown(c, budget)) continue;
+    out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n",
+                       budget.plural, Pool(c, budget));
   }
   out += "</tbody>\n</table>\n</div>\n</div>\n";
   out += fmt::format("<p class=\"note\">Bounds of the verdict: {}.</p>\n",

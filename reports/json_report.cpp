@@ -9,7 +9,9 @@
 
 #include "common/text.h"
 #include "model/action.h"
+#include "model/fault_budgets.h"
 #include "model/presentation.h"
+#include "model/relay_styles.h"
 #include "model/state_cells.h"
 #include "model/timing.h"
 #include "reports/wording.h"
@@ -274,22 +276,13 @@ void WriteConfig(JsonWriter& w, const Config& c) {
   w.Key("lease").Bool(c.lease);
   w.Key("fencing").Bool(c.fencing);
   w.EndObject();
-  const FaultBudgets& b = c.budgets;
-  w.Key("budgets").BeginObject();
-  w.Key("premature_expiries").Number(b.premature_expiries);
-  w.Key("relay_crashes").Number(b.relay_crashes);
-  w.Key("lost_publish_acks").Number(b.lost_publish_acks);
-  w.Key("lost_consumer_acks").Number(b.lost_consumer_acks);
-  w.Key("consumer_crashes").Number(b.consumer_crashes);
-  w.Key("redeliveries").Number(b.redeliveries);
-  w.Key("consumer_outages").Number(b.consumer_outages);
-  w.Key("database_outages").Number(b.database_outages);
   // The relay styles' budgets and relay settings only when the configuration is
   // not the seed's, so that seed reports keep their shape.
   const bool seed = IsSeedPipeline(c);
-  if (!seed) {
-    w.Key("failed_commits").Number(b.failed_commits);
-    w.Key("lost_broker_writes").Number(b.lost_broker_writes);
+  w.Key("budgets").BeginObject();
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (seed && budget.family == BudgetFamily::kStyle) continue;
+    w.Key(budget.key).Number(Pool(c, budget));
   }
   w.EndObject();
   w.Key("claim_bound").Number(c.claim_bound);

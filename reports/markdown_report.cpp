@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "common/text.h"
+#include "model/action.h"
+#include "model/fault_budgets.h"
 #include "model/presentation.h"
 #include "model/state_cells.h"
 #include "reports/sequence.h"
@@ -357,16 +359,11 @@ void AppendConfiguration(const ScenarioResult& result, std::string& out) {
                          ? Plural(c.claim_bound, "claim") + " per event"
                          : std::string("none"));
 
-  const FaultBudgets& b = c.budgets;
   out += "\n### Fault budgets\n\n| Fault | Budget |\n|---|---:|\n";
-  for (auto [name, value] :
-       {std::pair{"premature_expiries", b.premature_expiries},
-        {"relay_crashes", b.relay_crashes},
-        {"lost_publish_acks", b.lost_publish_acks},
-        {"lost_consumer_acks", b.lost_consumer_acks},
-        {"consumer_crashes", b.consumer_crashes},
-        {"redeliveries", b.redeliveries}}) {
-    out += TableRow({MarkdownCode(name), fmt::format("{}", value)});
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (!Shown(c, budget)) continue;
+    out += TableRow(
+        {MarkdownCode(budget.key), fmt::format("{}", Pool(c, budget))});
   }
   out += fmt::format("\nScope of the verdict: {}.\n\n",
                      MarkdownText(BoundsText(result)));

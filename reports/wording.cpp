@@ -4,6 +4,7 @@
 
 #include "common/text.h"
 #include "model/action.h"
+#include "model/fault_budgets.h"
 #include "model/presentation.h"
 #include "model/timing.h"
 #include "reports/file_names.h"
@@ -85,21 +86,20 @@ std::string BoundsText(const ScenarioResult& result) {
                        Plural(result.replay->length(), "step"));
   }
   const Config& c = result.scenario.config;
-  const FaultBudgets& b = c.budgets;
-  std::string text = fmt::format(
-      "exhaustive for at most {}, {}, {}, {}, {} and {}",
-      Plural(b.premature_expiries, "premature expiry", "premature expiries"),
-      Plural(b.relay_crashes, "relay crash", "relay crashes"),
-      Plural(b.lost_publish_acks, "lost publish acknowledgement"),
-      Plural(b.lost_consumer_acks, "lost consumer acknowledgement"),
-      Plural(b.consumer_crashes, "consumer crash", "consumer crashes"),
-      Plural(b.redeliveries, "broker redelivery", "broker redeliveries"));
-  if (b.consumer_outages > 0) {
-    text += ", " + Plural(b.consumer_outages, "consumer outage");
-  }
-  if (b.database_outages > 0) {
-    text += ", " + Plural(b.database_outages, "database outage");
-  }
+  auto words = [&](const FaultBudget& budget) {
+    return Plural(Pool(c, budget), budget.singular, budget.plural);
+  };
+  std::vector<std::string> seed;
+  ForEachBudget(BudgetFamily::kSeed, [&](const FaultBudget& budget) {
+    seed.push_back(words(budget));
+  });
+  const std::string last = seed.back();
+  seed.pop_back();
+  std::string text = fmt::format("exhaustive for at most {} and {}",
+                                 fmt::join(seed, ", "), last);
+  ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
+    if (Shown(c, budget)) text += ", " + words(budget);
+  });
   if (c.claim_bound > 0) {
     text += fmt::format(", and at most {} per event",
                         Plural(c.claim_bound, "claim"));
@@ -108,14 +108,8 @@ std::string BoundsText(const ScenarioResult& result) {
     text +=
         fmt::format(", up to the horizon {}", FormatDuration(*c.time.horizon));
   }
-  // The relay style and its settings and budgets, only when not the seed's.
-  if (const std::string style = RelayStyleScope(c); !style.empty()) {
-    text += "; " + style;
-  }
-  if (b.lost_broker_writes > 0) {
-    text += fmt::format("; at most {}",
-                        Plural(b.lost_broker_writes, "lost broker write"));
-  }
+  // The relay style, its settings and its budgets, when not the seed's.
+  text += RelayStyleClauses(c);
   if (c.commits_during_run)
     text += "; source transactions commit during the run";
   if (c.message_id != MessageIdentity::kOutboxId) {

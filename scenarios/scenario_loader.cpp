@@ -19,7 +19,9 @@
 
 #include "common/closest_name.h"
 #include "invariants/invariant.h"
+#include "model/fault_budgets.h"
 #include "model/outbox_model.h"
+#include "model/relay_styles.h"
 #include "model/timing.h"
 #include "scenarios/file_text.h"
 #include "scenarios/strategy_loader.h"
@@ -57,11 +59,6 @@ constexpr std::string_view kTimeKeys[] = {
     "lease", "poll", "horizon", "consumer_outage", "database_outage", "clocks"};
 constexpr std::string_view kBrokerKeys[] = {"dedup", "window"};
 constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
-constexpr std::string_view kFaultKeys[] = {
-    "premature_expiries", "relay_crashes",    "lost_publish_acks",
-    "lost_consumer_acks", "consumer_crashes", "redeliveries",
-    "consumer_outages",   "database_outages", "failed_commits",
-    "lost_broker_writes"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
 constexpr std::string_view kCheckKeys[] = {
     "invariants", "stop_at_first_violation", "must_fire", "order"};
@@ -616,18 +613,14 @@ class Reader {
     if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
     if (Status s = CheckKeys(t, "relay", kRelayKeys); !s.ok()) return s;
-    constexpr std::string_view kStyles[] = {"lease_token", "row_lock",
-                                            "sequence_cursor", "cdc_offset",
-                                            "age_sweeper"};
     Result<std::string> style =
-        OneOf(t, "relay", "style", "style", "styles", kStyles);
+        OneOf(t, "relay", "style", "style", "styles", kRelayStyleNames);
     if (!style.ok()) return style.status();
     if (!style.value().empty()) {
       out_.config.relay_style = *ParseRelayStyle(style.value());
     }
-    constexpr std::string_view kIds[] = {"outbox_id", "per_attempt"};
     Result<std::string> id = OneOf(t, "relay", "message_id", "message identity",
-                                   "message identities", kIds);
+                                   "message identities", kMessageIdentityNames);
     if (!id.ok()) return id.status();
     if (!id.value().empty()) {
       out_.config.message_id = *ParseMessageIdentity(id.value());
@@ -692,7 +685,7 @@ class Reader {
     Status s = CheckKeys(t, "switches", kSwitchKeys);
     // A switch, even set to its default, is a knob only the seed's relay
     // takes: say so rather than ignore it.
-    if (s.ok() && out_.config.relay_style != RelayStyle::kLeaseToken) {
+    if (s.ok() && !StyleOf(out_.config).lease_and_token) {
       for (std::string_view key : kSwitchKeys) {
         if (const toml::node* node = t.get(key)) {
           return Error(
@@ -715,22 +708,12 @@ class Reader {
     if (!table.ok()) return table.status();
     if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
-    FaultBudgets& b = out_.config.budgets;
-    const std::pair<std::string_view, int*> budgets[] = {
-        {"premature_expiries", &b.premature_expiries},
-        {"relay_crashes", &b.relay_crashes},
-        {"lost_publish_acks", &b.lost_publish_acks},
-        {"lost_consumer_acks", &b.lost_consumer_acks},
-        {"consumer_crashes", &b.consumer_crashes},
-        {"redeliveries", &b.redeliveries},
-        {"consumer_outages", &b.consumer_outages},
-        {"database_outages", &b.database_outages},
-        {"failed_commits", &b.failed_commits},
-        {"lost_broker_writes", &b.lost_broker_writes},
-    };
     Status s = CheckKeys(t, "faults", kFaultKeys);
-    for (const auto& [key, value] : budgets) {
-      if (s.ok()) s = OptionalInteger(t, "faults", key, 0, kMaxBudget, *value);
+    for (const FaultBudget& budget : kFaultBudgets) {
+      if (s.ok()) {
+        s = OptionalInteger(t, "faults", budget.key, 0, kMaxBudget,
+                            out_.config.budgets.*budget.pool);
+      }
     }
     return s;
   }

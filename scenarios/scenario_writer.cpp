@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "common/text.h"
+#include "model/fault_budgets.h"
+#include "model/relay_styles.h"
 #include "model/timing.h"
 
 namespace oc {
@@ -87,7 +89,7 @@ void WriteConfig(const Config& config, std::string& out) {
   }
   // The relay styles' tables only when they say something, so that the seed's
   // canonical form stays as it was.
-  if (config.relay_style != RelayStyle::kLeaseToken ||
+  if (config.relay_style != kDefaultRelayStyle ||
       config.message_id != MessageIdentity::kOutboxId) {
     out += fmt::format("\n[relay]\nstyle = {}\nmessage_id = {}\n",
                        QuoteToml(RelayStyleName(config.relay_style)),
@@ -104,28 +106,18 @@ void WriteConfig(const Config& config, std::string& out) {
   if (config.commits_during_run) {
     out += "\n[source]\ncommits = \"during_run\"\n";
   }
-  if (config.relay_style == RelayStyle::kLeaseToken) {
+  if (StyleOf(config).lease_and_token) {
     out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",
                        Bool(config.lease), Bool(config.fencing));
   }
-  const FaultBudgets& b = config.budgets;
-  out += fmt::format(
-      "\n[faults]\npremature_expiries = {}\nrelay_crashes = {}\n"
-      "lost_publish_acks = {}\nlost_consumer_acks = {}\n"
-      "consumer_crashes = {}\nredeliveries = {}\n",
-      b.premature_expiries, b.relay_crashes, b.lost_publish_acks,
-      b.lost_consumer_acks, b.consumer_crashes, b.redeliveries);
-  if (b.consumer_outages > 0) {
-    out += fmt::format("consumer_outages = {}\n", b.consumer_outages);
-  }
-  if (b.database_outages > 0) {
-    out += fmt::format("database_outages = {}\n", b.database_outages);
-  }
-  if (b.failed_commits > 0) {
-    out += fmt::format("failed_commits = {}\n", b.failed_commits);
-  }
-  if (b.lost_broker_writes > 0) {
-    out += fmt::format("lost_broker_writes = {}\n", b.lost_broker_writes);
+  // The seed's six always, so that its canonical form stays as it was; the
+  // others when set.
+  out += "\n[faults]\n";
+  for (const FaultBudget& budget : kFaultBudgets) {
+    const int pool = Pool(config, budget);
+    if (budget.shown == BudgetShown::kAlways || pool > 0) {
+      out += fmt::format("{} = {}\n", budget.key, pool);
+    }
   }
   const TimeConfig& t = config.time;
   if (t.lease || t.poll || t.horizon || t.consumer_outage ||

@@ -92,7 +92,7 @@ TEST_CASE(
   s.group_events[2].sent = 1;     // notification
   s.group_events[2].ledger = 1;
   s.group_keys[3].version = 1;  // projection, key k
-  s.group_keys[4].fresh = 1;    // cache
+  s.group_keys[4].cache = 1;    // cache
   CHECK_FALSE(Holds("eventually_consumed", m, s));
   s.group_events[1].inbox = 1;
   CHECK(Holds("eventually_consumed", m, s));
@@ -113,7 +113,7 @@ TEST_CASE("cache_consistent wants every entry fresh") {
   OutboxModel m(testing::MakeConfig(1, 1, {Strategy::kCacheInvalidate}));
   State s = m.InitialStates().front();
   CHECK_FALSE(Holds("cache_consistent", m, s));
-  s.group_keys[0].fresh = 1;
+  s.group_keys[0].cache = 1;
   CHECK(Holds("cache_consistent", m, s));
 }
 

@@ -299,9 +299,9 @@ TEST_CASE("notification strategies order the ledger and the send differently") {
 
 TEST_CASE("cache.invalidate makes the entry fresh") {
   OutboxModel m(testing::MakeConfig(1, 1, {Strategy::kCacheInvalidate}));
-  CHECK(m.InitialStates().front().group_keys[0].fresh == 0);
+  CHECK(m.InitialStates().front().group_keys[0].cache == 0);
   const State s = Run(m, {"claim(r1, e1)", "send(r1)", "consume(g1, 1, e1)"});
-  CHECK(s.group_keys[0].fresh == 1);
+  CHECK(s.group_keys[0].cache == 1);
 }
 
 TEST_CASE("successors come in the documented order") {

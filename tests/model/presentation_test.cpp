@@ -189,24 +189,35 @@ TEST_CASE(
   CHECK(steps[5].text == "mark dispatched: e1");
 }
 
-TEST_CASE("the relay style's scope words and settings") {
+TEST_CASE("the relay style's scope clauses and settings") {
   Config c = Styled(RelayStyle::kLeaseToken, 1, 1);
-  CHECK(RelayStyleScope(c) == "");
+  CHECK(RelayStyleClauses(c) == "");
   CHECK(RelayStyleSettings(c).empty());
+  c.budgets.lost_broker_writes = 2;
+  CHECK(RelayStyleClauses(c) == "; at most 2 lost broker writes");
+  c.budgets.lost_broker_writes = 0;
   c.relay_style = RelayStyle::kRowLock;
+  c.budgets.failed_commits = 0;
+  CHECK(RelayStyleClauses(c) ==
+        "; relay style row_lock, at most 0 failed commits");
   c.budgets.failed_commits = 1;
-  CHECK(RelayStyleScope(c) == "relay style row_lock, at most 1 failed commit");
-  c.budgets.failed_commits = 2;
-  CHECK(RelayStyleScope(c) == "relay style row_lock, at most 2 failed commits");
+  CHECK(RelayStyleClauses(c) ==
+        "; relay style row_lock, at most 1 failed commit");
+  c.budgets.lost_broker_writes = 1;
+  CHECK(RelayStyleClauses(c) ==
+        "; relay style row_lock, at most 1 failed commit; at most 1 lost "
+        "broker write");
+  c.budgets.failed_commits = 0;
+  c.budgets.lost_broker_writes = 0;
   c.relay_style = RelayStyle::kSequenceCursor;
-  CHECK(RelayStyleScope(c) == "relay style sequence_cursor");
+  CHECK(RelayStyleClauses(c) == "; relay style sequence_cursor");
   c.relay_style = RelayStyle::kCdcOffset;
-  CHECK(RelayStyleScope(c) == "relay style cdc_offset");
+  CHECK(RelayStyleClauses(c) == "; relay style cdc_offset");
   CHECK(RelayStyleSettings(c).empty());
   c.relay_style = RelayStyle::kAgeSweeper;
   c.min_age = 300;
-  CHECK(RelayStyleScope(c) ==
-        "relay style age_sweeper (minimum age 5m, sends up to 0s)");
+  CHECK(RelayStyleClauses(c) ==
+        "; relay style age_sweeper (minimum age 5m, sends up to 0s)");
   CHECK(RelayStyleSettings(c) ==
         std::vector<RelaySetting>{{"min_age", "5m"},
                                   {"send_time", std::nullopt}});

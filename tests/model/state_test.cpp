@@ -34,7 +34,7 @@ TEST_CASE("equal states have equal fingerprints, and each field counts") {
   variants[1].relays[0].token = 1;
   variants[2].instances[0].memo = 1;
   variants[3].group_events[0].sent = 1;
-  variants[4].group_keys[0].fresh = 1;
+  variants[4].group_keys[0].cache = 1;
   variants[5].budgets.redeliveries = 1;
   for (const State& v : variants) CHECK(Fingerprint(v) != Fingerprint(base));
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/text.h"
+#include "model/fault_budgets.h"
 #include "model/state_cells.h"
 #include "reports/html_page.h"
 #include "reports/sequence.h"
@@ -90,6 +91,36 @@ std::string_view SvgOf(std::string_view html, std::string_view id) {
 std::string_view DataOf(std::string_view html) {
   return Slice(html, "<script type=\"application/json\" id=\"oc-data\">",
                "</script>");
+}
+
+TEST_CASE("the HTML fault budgets table lists every budget a scenario sets") {
+  // No valid scenario sets all ten (premature expiries need the lease_token
+  // relay, failed commits row_lock): they are set on a checked result, whose
+  // configuration is all the table reads.
+  ScenarioResult r = LeaseExpiry();
+  int n = 0;
+  for (const FaultBudget& budget : kFaultBudgets) {
+    r.scenario.config.budgets.*budget.pool = ++n;
+  }
+  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string_view table =
+      Slice(html, "<h3>Fault budgets</h3>", "</tbody>");
+  std::string expected = "<h3>Fault budgets</h3>\n<table>\n<tbody>\n";
+  const char* const names[] = {"premature expiries",
+                               "relay crashes",
+                               "lost publish acknowledgements",
+                               "lost consumer acknowledgements",
+                               "consumer crashes",
+                               "broker redeliveries",
+                               "consumer outages",
+                               "database outages",
+                               "failed commits",
+                               "lost broker writes"};
+  for (int i = 0; i < 10; ++i) {
+    expected += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n",
+                            names[i], i + 1);
+  }
+  CHECK(table == expected + "</tbody>");
 }
 
 TEST_CASE(

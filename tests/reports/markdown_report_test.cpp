@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/fault_budgets.h"
 #include "tests/reports/writer_fixtures.h"
 
 namespace oc::reports {
@@ -68,6 +69,27 @@ int CountMatching(const std::vector<std::string>& lines, const std::regex& re) {
   int n = 0;
   for (const std::string& line : lines) n += std::regex_search(line, re);
   return n;
+}
+
+TEST_CASE(
+    "the Markdown fault budgets table lists every budget a scenario sets") {
+  // No valid scenario sets all ten (premature expiries need the lease_token
+  // relay, failed commits row_lock): they are set on a checked result, whose
+  // configuration is all the table reads.
+  ScenarioResult r = Holding();
+  int n = 0;
+  for (const FaultBudget& budget : kFaultBudgets) {
+    r.scenario.config.budgets.*budget.pool = ++n;
+  }
+  const std::string md = MarkdownReport(r, {.timing = false});
+  CHECK(Contains(md,
+                 "| Fault | Budget |\n|---|---:|\n"
+                 "| `premature_expiries` | 1 |\n| `relay_crashes` | 2 |\n"
+                 "| `lost_publish_acks` | 3 |\n| `lost_consumer_acks` | 4 |\n"
+                 "| `consumer_crashes` | 5 |\n| `redeliveries` | 6 |\n"
+                 "| `consumer_outages` | 7 |\n| `database_outages` | 8 |\n"
+                 "| `failed_commits` | 9 |\n| `lost_broker_writes` | 10 |\n"
+                 "\nScope of the verdict:"));
 }
 
 TEST_CASE("the Markdown report has a title, a summary and the configuration") {
