@@ -162,6 +162,64 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
   codec_ = StateCodec(config_, InitialStates().front());
   seed_pipeline_ = IsSeedPipeline(config_);
   symmetry_ = Symmetry(config_);
+  ListCandidates();
+}
+
+void OutboxModel::ListCandidates() {
+  const auto events = static_cast<std::uint8_t>(config_.events.size());
+  for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
+    for (std::uint8_t e = 0; e < events; ++e) {
+      candidates_.push_back(Action{ActionKind::kClaim, r, e, 0, 0});
+    }
+    candidates_.push_back(Action{ActionKind::kSend, r, 0, 0, 0});
+    candidates_.push_back(Action{ActionKind::kSendAckLost, r, 0, 0, 0});
+    candidates_.push_back(Action{ActionKind::kComplete, r, 0, 0, 0});
+    candidates_.push_back(Action{ActionKind::kCrashRelay, r, 0, 0, 0});
+  }
+  for (std::uint8_t e = 0; e < events; ++e) {
+    candidates_.push_back(Action{ActionKind::kExpire, 0, e, 0, 0});
+  }
+  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+    for (int i = 0; i < config_.groups[g].instances; ++i) {
+      const auto inst = static_cast<std::uint8_t>(i);
+      for (std::uint8_t e = 0; e < events; ++e) {
+        candidates_.push_back(Action{ActionKind::kConsume, 0, e, g, inst});
+      }
+      for (ActionKind k :
+           {ActionKind::kStep, ActionKind::kAcknowledge, ActionKind::kAckLost,
+            ActionKind::kCrashConsumer, ActionKind::kRedeliver}) {
+        candidates_.push_back(Action{k, 0, 0, g, inst});
+      }
+    }
+  }
+  if (timing_.timed) {
+    for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+      for (std::uint8_t e = 0; e < events; ++e) {
+        for (ActionKind k :
+             {ActionKind::kRetry, ActionKind::kRedrive,
+              ActionKind::kDeadLetterExpire, ActionKind::kCleanup}) {
+          candidates_.push_back(Action{k, 0, e, g, 0});
+        }
+      }
+      candidates_.push_back(Action{ActionKind::kConsumerOutage, 0, 0, g, 0});
+    }
+    candidates_.push_back(Action{ActionKind::kDatabaseOutage, 0, 0, 0, 0});
+  }
+  if (!seed_pipeline_) {
+    // The relay styles' actions come after the seed's and time's (whose
+    // order and traces stay as they were). Of the styles, only age_sweeper
+    // is timed, and it has none of these actions enabled.
+    for (std::uint8_t e = 0; e < events; ++e) {
+      candidates_.push_back(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
+    }
+    for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
+      candidates_.push_back(Action{ActionKind::kCommitFails, r, 0, 0, 0});
+      candidates_.push_back(Action{ActionKind::kFlushOffset, r, 0, 0, 0});
+    }
+    for (std::uint8_t e = 0; e < events; ++e) {
+      candidates_.push_back(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
+    }
+  }
 }
 
 std::vector<State> OutboxModel::InitialStates() const {
@@ -434,11 +492,11 @@ bool OutboxModel::Due(const State& s, const Action& a) const {
 }
 
 bool OutboxModel::AnyDue(const State& s) const {
-  thread_local std::vector<std::pair<Action, State>> successors;
-  successors.clear();
-  Successors(s, successors);
-  return std::any_of(successors.begin(), successors.end(),
-                     [&](const auto& next) { return Due(s, next.first); });
+  // Only the guards: no successor is built, so nothing is allocated.
+  return std::any_of(candidates_.begin(), candidates_.end(),
+                     [&](const Action& a) {
+                       return Check(s, a) == Guard::kEnabled && Due(s, a);
+                     });
 }
 
 bool OutboxModel::Waiting(const State& s) const {
@@ -834,60 +892,7 @@ void OutboxModel::Successors(const State& s,
       Effect(out.back().second, a);
     }
   };
-  const auto events = static_cast<std::uint8_t>(config_.events.size());
-  for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
-    for (std::uint8_t e = 0; e < events; ++e) {
-      offer(Action{ActionKind::kClaim, r, e, 0, 0});
-    }
-    offer(Action{ActionKind::kSend, r, 0, 0, 0});
-    offer(Action{ActionKind::kSendAckLost, r, 0, 0, 0});
-    offer(Action{ActionKind::kComplete, r, 0, 0, 0});
-    offer(Action{ActionKind::kCrashRelay, r, 0, 0, 0});
-  }
-  for (std::uint8_t e = 0; e < events; ++e) {
-    offer(Action{ActionKind::kExpire, 0, e, 0, 0});
-  }
-  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
-    for (int i = 0; i < config_.groups[g].instances; ++i) {
-      const auto inst = static_cast<std::uint8_t>(i);
-      for (std::uint8_t e = 0; e < events; ++e) {
-        offer(Action{ActionKind::kConsume, 0, e, g, inst});
-      }
-      for (ActionKind k :
-           {ActionKind::kStep, ActionKind::kAcknowledge, ActionKind::kAckLost,
-            ActionKind::kCrashConsumer, ActionKind::kRedeliver}) {
-        offer(Action{k, 0, 0, g, inst});
-      }
-    }
-  }
-  if (timing_.timed) {
-    for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
-      for (std::uint8_t e = 0; e < events; ++e) {
-        for (ActionKind k :
-             {ActionKind::kRetry, ActionKind::kRedrive,
-              ActionKind::kDeadLetterExpire, ActionKind::kCleanup}) {
-          offer(Action{k, 0, e, g, 0});
-        }
-      }
-      offer(Action{ActionKind::kConsumerOutage, 0, 0, g, 0});
-    }
-    offer(Action{ActionKind::kDatabaseOutage, 0, 0, 0, 0});
-  }
-  if (!seed_pipeline_) {
-    // The relay styles' actions come after the seed's and time's (whose
-    // order and traces stay as they were). Of the styles, only age_sweeper
-    // is timed, and it has none of these actions enabled.
-    for (std::uint8_t e = 0; e < events; ++e) {
-      offer(Action{ActionKind::kSourceCommit, 0, e, 0, 0});
-    }
-    for (std::uint8_t r = 0; r < config_.relays.size(); ++r) {
-      offer(Action{ActionKind::kCommitFails, r, 0, 0, 0});
-      offer(Action{ActionKind::kFlushOffset, r, 0, 0, 0});
-    }
-    for (std::uint8_t e = 0; e < events; ++e) {
-      offer(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
-    }
-  }
+  for (const Action& a : candidates_) offer(a);
   if (!timing_.timed) return;
   // tick: Check's own test of due actions would enumerate them again.
   if (!due && Waiting(s) && (!timing_.tracks_now || s.now < timing_.horizon)) {

@@ -173,6 +173,11 @@ class OutboxModel {
   StateCodec codec_;  // set in the constructor, once sizes are known
   Symmetry symmetry_;
   bool seed_pipeline_ = true;  // IsSeedPipeline(config_)
+  // Every action but tick that some state might enable, in the order
+  // Successors offers them (which decides the shortest trace printed);
+  // fixed by the configuration.
+  std::vector<Action> candidates_;
+  void ListCandidates();
 };
 
 }  // namespace oc
