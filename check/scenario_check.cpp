@@ -410,7 +410,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
                             static_cast<std::ptrdiff_t>(c));
     }
   }
-  result.timing = TimingAssumptions(scenario.config);
+  result.time_assumptions = TimingAssumptions(scenario.config);
   return result;
 }
 

@@ -95,7 +95,7 @@ struct ScenarioResult {
   std::vector<std::string> warnings;
   // The comparisons between durations the verdict rests on, for a timed
   // scenario (model/timing.h TimingAssumptions); empty otherwise.
-  std::vector<std::string> timing;
+  std::vector<std::string> time_assumptions;
 
   Outcome outcome = Outcome::kAsExpected;
   // Why the outcome is not kAsExpected, one sentence each.

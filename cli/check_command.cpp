@@ -118,7 +118,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   }
 
   reports::TextOptions text;
-  text.show_time = !flags.no_time;
+  text.wall_clock = !flags.no_time;
   const bool progress_enabled = isatty(fileno(err)) != 0;
   std::vector<ScenarioResult> results;
   std::vector<Outcome> outcomes;
@@ -200,7 +200,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   }
   if (flags.report_dir) {
     reports::ReportOptions report;
-    report.timing = !flags.no_time;
+    report.wall_clock = !flags.no_time;
     std::vector<OutputFile> files;
     for (reports::ReportFile& f : reports::ReportFiles(results, report)) {
       files.push_back({std::move(f.name), std::move(f.content)});

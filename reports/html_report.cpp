@@ -116,9 +116,9 @@ std::string SummarySection(const ScenarioResult& r) {
         Esc(name));
   }
   out += "</tbody>\n</table>\n</div>\n</div>\n";
-  if (!r.timing.empty()) {
+  if (!r.time_assumptions.empty()) {
     out += "<h3>Timing assumptions</h3>\n<ul class=\"plain\">\n";
-    for (const std::string& t : r.timing) {
+    for (const std::string& t : r.time_assumptions) {
       out += fmt::format("<li>{}</li>\n", Esc(t));
     }
     out += "</ul>\n";
@@ -266,7 +266,7 @@ std::string StatisticsSection(const ScenarioResult& r,
   if (!r.replay) {
     out += Row("reduction", Esc(ReductionText(r.exploration)));
   }
-  if (options.timing) {
+  if (options.wall_clock) {
     out += fmt::format(
         "<tr><th>seconds</th><td class=\"num\">{:.2f}</td></tr>\n", st.seconds);
   }
@@ -461,7 +461,7 @@ std::string HtmlIndex(const std::vector<ScenarioResult>& results,
       "<th>verdict</th><th>expected</th><th>outcome</th><th>states</th>"
       "<th>transitions</th>{}</tr></thead>\n<tbody>\n",
       results.size(), results.size() == 1 ? "" : "s", as_expected,
-      options.timing ? "<th>seconds</th>" : "");
+      options.wall_clock ? "<th>seconds</th>" : "");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ScenarioResult& r = results[i];
     const explorer::Stats& st = r.exploration.stats;
@@ -472,7 +472,7 @@ std::string HtmlIndex(const std::vector<ScenarioResult>& results,
         Esc(stems[i]), Esc(r.scenario.name), Esc(VerdictText(r)),
         Esc(ExpectedText(r.scenario)), OutcomeBadge(r.outcome), st.states,
         st.transitions);
-    if (options.timing) {
+    if (options.wall_clock) {
       body += fmt::format("<td class=\"num\">{:.2f}</td>", st.seconds);
     }
     body += "</tr>\n";

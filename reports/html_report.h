@@ -14,7 +14,7 @@
 // marking the point of no return and the breaking step, beside a
 // step-through showing every cell of durable state at the current step, the
 // cells that step changed marked; the configuration; search statistics
-// (seconds only with ReportOptions::timing) and the coverage of action
+// (seconds only with ReportOptions::wall_clock) and the coverage of action
 // classes, those that never fired highlighted.
 //
 // The step-through's script, the JSON it reads (embedded in the page) and

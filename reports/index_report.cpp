@@ -75,7 +75,7 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
                      Plural(results.size(), "scenario"),
                      count(Outcome::kAsExpected), count(Outcome::kUnexpected),
                      count(Outcome::kInconclusive));
-  if (options.timing) {
+  if (options.wall_clock) {
     double seconds = 0;
     for (const ScenarioResult& r : results) {
       seconds += r.exploration.stats.seconds;
@@ -86,9 +86,9 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
                      MarkdownText(ExitCodeMeaning(exit_code)));
 
   out += "| Scenario | Verdict | Expected | Outcome | States | Transitions |";
-  if (options.timing) out += " Seconds |";
+  if (options.wall_clock) out += " Seconds |";
   out += "\n|---|---|---|---|---:|---:|";
-  if (options.timing) out += "---:|";
+  if (options.wall_clock) out += "---:|";
   out += "\n";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ScenarioResult& r = results[i];
@@ -102,7 +102,7 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
         MarkdownCell(MarkdownText(ExpectedText(r.scenario))),
         r.outcome == Outcome::kAsExpected ? outcome : "**" + outcome + "**",
         s.states, s.transitions);
-    if (options.timing) out += fmt::format(" {:.2f} |", s.seconds);
+    if (options.wall_clock) out += fmt::format(" {:.2f} |", s.seconds);
     out += "\n";
   }
   return out;
@@ -119,7 +119,8 @@ std::string JunitXml(const std::vector<ScenarioResult>& results,
     seconds += r.exploration.stats.seconds;
   }
   auto time = [&](double s) {
-    return options.timing ? fmt::format(" time=\"{:.3f}\"", s) : std::string();
+    return options.wall_clock ? fmt::format(" time=\"{:.3f}\"", s)
+                              : std::string();
   };
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format(
@@ -128,7 +129,7 @@ std::string JunitXml(const std::vector<ScenarioResult>& results,
       results.size(), failures, time(seconds));
   TextOptions text_options;
   text_options.traces = true;
-  text_options.show_time = options.timing;
+  text_options.wall_clock = options.wall_clock;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ScenarioResult& r = results[i];
     out += fmt::format(

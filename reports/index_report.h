@@ -6,7 +6,7 @@
 // a JUnit failure names it.
 //
 // Determinism: pure functions of their arguments; the same input gives the
-// same bytes. Wall-clock seconds appear only with `options.timing`.
+// same bytes. Wall-clock seconds appear only with `options.wall_clock`.
 
 #ifndef OUTBOX_CHECK_REPORTS_INDEX_REPORT_H_
 #define OUTBOX_CHECK_REPORTS_INDEX_REPORT_H_
@@ -22,7 +22,7 @@ namespace oc::reports {
 // A Markdown page: a one-sentence tally of outcomes with the run's exit
 // code, then one table row per scenario, in order: name (a link to its
 // report), verdict, expected, outcome, distinct states, transitions, and
-// seconds when timing.
+// seconds when wall_clock is set.
 // REQUIRES: stems.size() == results.size().
 std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
                           const std::vector<std::string>& stems,
@@ -37,7 +37,7 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
 // failure's message lists the mismatches; its body holds the terminal
 // report of the scenario with every trace (step number, action, changed
 // cells) and the name of its Markdown report. `time` attributes only with
-// `options.timing`.
+// `options.wall_clock`.
 // REQUIRES: stems.size() == results.size().
 std::string JunitXml(const std::vector<ScenarioResult>& results,
                      const std::vector<std::string>& stems,

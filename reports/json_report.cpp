@@ -361,7 +361,7 @@ void WriteStats(JsonWriter& w, const ScenarioResult& result,
   w.Key("stored_states").Number(s.stored_states);
   w.Key("reduction").String(e.reduction);
   w.EndObject();
-  if (options.timing) {
+  if (options.wall_clock) {
     w.Key("timing").BeginObject();
     w.Key("seconds").Seconds(s.seconds);
     w.EndObject();
@@ -437,7 +437,7 @@ std::string JsonReport(const ScenarioResult& result,
   w.Key("exit_code").Number(ExitCodeFor({result.outcome}));
   w.Key("mismatches").Strings(result.mismatches);
   w.Key("warnings").Strings(result.warnings);
-  w.Key("timing_assumptions").Strings(result.timing);
+  w.Key("timing_assumptions").Strings(result.time_assumptions);
   WriteStats(w, result, options);
   WriteViolations(w, result);
   WriteReplay(w, result);

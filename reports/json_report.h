@@ -8,8 +8,9 @@
 // newline; strings are UTF-8 with '"', '\' and control characters escaped.
 //
 // Determinism: a pure function of `result` and `options`; the same input
-// gives the same bytes. Wall-clock seconds appear only with `options.timing`,
-// in a top-level "timing" object that is otherwise absent.
+// gives the same bytes. Wall-clock seconds appear only with
+// `options.wall_clock`, in a top-level "timing" object that is otherwise
+// absent.
 
 #ifndef OUTBOX_CHECK_REPORTS_JSON_REPORT_H_
 #define OUTBOX_CHECK_REPORTS_JSON_REPORT_H_

@@ -281,9 +281,9 @@ void AppendSummary(const ScenarioResult& result, std::string& out) {
     }
     out += "\n";
   }
-  if (!result.timing.empty()) {
+  if (!result.time_assumptions.empty()) {
     out += "Timing assumptions the verdict rests on:\n\n";
-    for (const std::string& t : result.timing) {
+    for (const std::string& t : result.time_assumptions) {
       out += "- " + MarkdownText(t) + "\n";
     }
     out += "\n";
@@ -394,7 +394,8 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
   if (!result.replay) {
     out += fmt::format("| Reduction | {} |\n", MarkdownText(ReductionText(e)));
   }
-  if (options.timing) out += fmt::format("| Seconds | {:.2f} |\n", s.seconds);
+  if (options.wall_clock)
+    out += fmt::format("| Seconds | {:.2f} |\n", s.seconds);
   out += "\n";
 }
 

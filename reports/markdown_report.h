@@ -19,7 +19,7 @@
 //
 // Determinism: a pure function of `result` and `options`; the same input
 // gives the same bytes. Wall-clock seconds appear only with
-// `options.timing`.
+// `options.wall_clock`.
 
 #ifndef OUTBOX_CHECK_REPORTS_MARKDOWN_REPORT_H_
 #define OUTBOX_CHECK_REPORTS_MARKDOWN_REPORT_H_

@@ -9,7 +9,7 @@ struct ReportOptions {
   // Include wall-clock seconds, the one thing in a report that is not a
   // function of the input. Default on; off for byte-identical reports
   // (`--no-time`, the committed examples and their staleness test).
-  bool timing = true;
+  bool wall_clock = true;
 };
 
 }  // namespace oc::reports

@@ -67,7 +67,7 @@ std::string FormatResult(const ScenarioResult& result,
                          Plural(stats.bounded_dead_ends, "bounded dead end"),
                          fmt::join(bounds, ", "));
     }
-    if (options.show_time) out += fmt::format(", {:.2f} s", stats.seconds);
+    if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);
     out += "\n";
     out += fmt::format("  reduction: {}\n", ReductionText(e));
   }
@@ -91,7 +91,7 @@ std::string FormatResult(const ScenarioResult& result,
   if (!never.empty()) {
     out += fmt::format("  never:     {}\n", fmt::join(never, ", "));
   }
-  for (const std::string& t : result.timing) {
+  for (const std::string& t : result.time_assumptions) {
     out += fmt::format("  timing:    {}\n", t);
   }
   for (const std::string& w : result.warnings) {
@@ -135,7 +135,7 @@ std::string FormatSummary(const std::vector<ScenarioResult>& results,
       fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>11}", "scenario",
                   name_width, "verdict", verdict_width, "expected",
                   expected_width, "states", "transitions");
-  if (options.show_time) out += fmt::format("  {:>8}", "seconds");
+  if (options.wall_clock) out += fmt::format("  {:>8}", "seconds");
   out += "  outcome\n";
   for (const ScenarioResult& r : results) {
     const explorer::Stats& s = r.exploration.stats;
@@ -143,7 +143,7 @@ std::string FormatSummary(const std::vector<ScenarioResult>& results,
                        name_width, VerdictText(r), verdict_width,
                        ExpectedText(r.scenario), expected_width, s.states,
                        s.transitions);
-    if (options.show_time) out += fmt::format("  {:>8.2f}", s.seconds);
+    if (options.wall_clock) out += fmt::format("  {:>8.2f}", s.seconds);
     out += fmt::format("  {}\n", OutcomeText(r.outcome));
   }
   // The assumptions a verdict rests on are not lost in a table.

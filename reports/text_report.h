@@ -18,7 +18,7 @@ struct TextOptions {
   // just the verdict block.
   bool traces = false;
   // Include wall-clock seconds (not deterministic). Default on.
-  bool show_time = true;
+  bool wall_clock = true;
 };
 
 // The verdict block of one scenario: verdict, expectation, outcome and why,

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
       oc::CheckScenario(s.value(), options);
   if (!r.ok()) return 0;
   oc::reports::TextOptions text_options;
-  text_options.show_time = false;
+  text_options.wall_clock = false;
   (void)oc::reports::FormatResult(r.value(), text_options);
   const oc::reports::ReportOptions report_options;
   (void)oc::reports::MarkdownReport(r.value(), report_options);

@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::ofstream out(argv[2], std::ios::binary);
-  out << oc::reports::HtmlReport(result.value(),
-                                 oc::reports::ReportOptions{.timing = false});
+  out << oc::reports::HtmlReport(
+      result.value(), oc::reports::ReportOptions{.wall_clock = false});
   out.close();
   if (!out) {
     std::cerr << argv[2] << ": cannot write\n";

@@ -58,7 +58,7 @@ const ScenarioResult& LeaseExpiry() {
   return result;
 }
 
-const ReportOptions kNoTiming{.timing = false};
+const ReportOptions kNoWallClock{.wall_clock = false};
 
 std::size_t Count(std::string_view text, std::string_view needle) {
   std::size_t n = 0;
@@ -102,7 +102,7 @@ TEST_CASE("the HTML fault budgets table lists every budget a scenario sets") {
   for (const FaultBudget& budget : kFaultBudgets) {
     r.scenario.config.budgets.*budget.pool = ++n;
   }
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   const std::string_view table =
       Slice(html, "<h3>Fault budgets</h3>", "</tbody>");
   std::string expected = "<h3>Fault budgets</h3>\n<table>\n<tbody>\n";
@@ -138,7 +138,7 @@ TEST_CASE(
   REQUIRE(messages == 7);  // claim, publish, claim, publish, deliver, ack,
   REQUIRE(notes == 1);     // deliver; the lease expiry is a note
 
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   const std::string_view svg = SvgOf(html, "t1");
   REQUIRE(!svg.empty());
   CHECK(Count(svg, "<g class=\"message") == messages);
@@ -157,7 +157,7 @@ TEST_CASE(
 }
 
 TEST_CASE("an acknowledgement is drawn dashed") {
-  const std::string html = HtmlReport(LeaseExpiry(), kNoTiming);
+  const std::string html = HtmlReport(LeaseExpiry(), kNoWallClock);
   const std::string_view svg = SvgOf(html, "t1");
   const std::string_view dashed =
       Slice(svg, "<g class=\"message dashed\">", "</g>");
@@ -188,7 +188,7 @@ TEST_CASE("the point-of-no-return row is marked and its text shown") {
   const std::size_t step = *r.points_of_no_return[0].step;
   REQUIRE(step == 4);  // claim(B, e1): a second copy is now unavoidable
 
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   const std::string_view svg = SvgOf(html, "t1");
   CHECK(Count(svg, "ponr") == 1);
   CHECK(svg.find(fmt::format("<g class=\"step ponr\" id=\"t1-step-{}\"",
@@ -204,7 +204,7 @@ TEST_CASE("the point-of-no-return row is marked and its text shown") {
 TEST_CASE("the embedded data has every cell of every state of the trace") {
   const ScenarioResult& r = LeaseExpiry();
   const Trace& trace = r.exploration.violations[0].trace;
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   const std::string_view data = DataOf(html);
   REQUIRE(!data.empty());
   CHECK(Count(data, "{\"step\":") == trace.states.size());
@@ -249,7 +249,7 @@ invariants = ["eventually_offered"]
 [expect]
 verdict = "holds"
 )x");
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   CHECK(html.find("<script>alert") == std::string::npos);
   CHECK(html.find("<img") == std::string::npos);
   CHECK(html.find("<b>") == std::string::npos);
@@ -264,7 +264,7 @@ verdict = "holds"
 }
 
 TEST_CASE("the page references nothing outside itself") {
-  const std::string html = HtmlReport(LeaseExpiry(), kNoTiming);
+  const std::string html = HtmlReport(LeaseExpiry(), kNoWallClock);
   CHECK(html.rfind("<!DOCTYPE html>\n", 0) == 0);
   CHECK(html.ends_with("</html>\n"));
   CHECK(html.find("http://") == std::string::npos);
@@ -279,7 +279,7 @@ TEST_CASE("the page references nothing outside itself") {
 
 TEST_CASE("the summary, configuration, statistics and coverage are shown") {
   const ScenarioResult& r = LeaseExpiry();
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   CHECK(html.find(EscapeMarkup(VerdictText(r))) != std::string::npos);
   CHECK(html.find(EscapeMarkup(BoundsText(r))) != std::string::npos);
   CHECK(html.find("<td><code>billing</code></td><td><code>credit.naive</code>"
@@ -306,13 +306,14 @@ TEST_CASE("the summary, configuration, statistics and coverage are shown") {
                   "class=\"badge ok\">held</span>") != std::string::npos);
 }
 
-TEST_CASE("seconds appear only when timing is on") {
+TEST_CASE("seconds appear only with the wall clock on") {
   const ScenarioResult& r = LeaseExpiry();
-  CHECK(HtmlReport(r, kNoTiming).find("seconds") == std::string::npos);
-  CHECK(HtmlReport(r, ReportOptions{.timing = true}).find("<th>seconds</th>") !=
-        std::string::npos);
+  CHECK(HtmlReport(r, kNoWallClock).find("seconds") == std::string::npos);
+  CHECK(HtmlReport(r, ReportOptions{.wall_clock = true})
+            .find("<th>seconds</th>") != std::string::npos);
   const std::vector<ScenarioResult> all = {r};
-  CHECK(HtmlIndex(all, {"x"}, kNoTiming).find("seconds") == std::string::npos);
+  CHECK(HtmlIndex(all, {"x"}, kNoWallClock).find("seconds") ==
+        std::string::npos);
   CHECK(HtmlIndex(all, {"x"}, ReportOptions{}).find("<th>seconds</th>") !=
         std::string::npos);
 }
@@ -320,8 +321,8 @@ TEST_CASE("seconds appear only when timing is on") {
 TEST_CASE("the same result gives the same bytes") {
   const std::string text =
       "name = \"lease-expiry\"\n" + kLeaseExpiry + kExpectViolated;
-  CHECK(HtmlReport(Check(text), kNoTiming) ==
-        HtmlReport(Check(text), kNoTiming));
+  CHECK(HtmlReport(Check(text), kNoWallClock) ==
+        HtmlReport(Check(text), kNoWallClock));
 }
 
 TEST_CASE(
@@ -342,7 +343,7 @@ verdict = "holds"
 )x");
   REQUIRE(r.replay.has_value());
   REQUIRE(r.exploration.violations.empty());
-  const std::string html = HtmlReport(r, kNoTiming);
+  const std::string html = HtmlReport(r, kNoWallClock);
   const std::string_view svg = SvgOf(html, "replay");
   REQUIRE(!svg.empty());
   CHECK(Count(svg, "<g class=\"step") == 7);
@@ -361,7 +362,7 @@ invariants = ["eventually_offered"]
 verdict = "holds"
 )x");
   REQUIRE(holds.exploration.violations.empty());
-  const std::string html = HtmlReport(holds, kNoTiming);
+  const std::string html = HtmlReport(holds, kNoWallClock);
   CHECK(html.find("<section class=\"trace\"") == std::string::npos);
   CHECK(html.find("id=\"traces\"") == std::string::npos);
   CHECK(DataOf(html).find("{\"traces\":[]}") != std::string_view::npos);
@@ -372,7 +373,7 @@ TEST_CASE("the index links each scenario to its page, in order") {
   ScenarioResult odd = r;
   odd.scenario.name = "x<y>";
   const std::string html =
-      HtmlIndex({r, odd}, {"lease-expiry", "x-y-"}, kNoTiming);
+      HtmlIndex({r, odd}, {"lease-expiry", "x-y-"}, kNoWallClock);
   const std::size_t first = html.find(
       "<a href=\"lease-expiry.html\">"
       "lease-expiry</a>");

@@ -195,7 +195,7 @@ TEST_CASE("the test's JSON parser rejects what is not JSON") {
 TEST_CASE(
     "the JSON report is well-formed, versioned, with keys in a fixed "
     "order") {
-  const std::string text = JsonReport(Violated(), {.timing = false});
+  const std::string text = JsonReport(Violated(), {.wall_clock = false});
   const Json j = Parse(text);
   CHECK(text.rfind("{\n  \"schema_version\": 1,\n  \"scenario\": {\n", 0) == 0);
   CHECK(text.back() == '\n');
@@ -210,7 +210,7 @@ TEST_CASE(
 TEST_CASE(
     "the JSON report carries the scenario, configuration and "
     "expectation") {
-  const Json j = Parse(JsonReport(Violated(), {.timing = false}));
+  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
   CHECK(j["scenario"]["name"].text == "lease-expiry-after-send");
   CHECK(j["scenario"]["path"].text == "lease.toml");
   CHECK(j["scenario"]["search"].text == "exhaustive");
@@ -230,7 +230,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the JSON report carries verdict, outcome, stats and coverage") {
-  const Json j = Parse(JsonReport(Violated(), {.timing = false}));
+  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
   CHECK(j["verdict"]["text"].text == "violated: effect_at_most_once (8 steps)");
   CHECK(j["verdict"]["violated"][0].text == "effect_at_most_once");
   CHECK(j["verdict"]["held"][0].text == "stale_completion_rejected");
@@ -247,7 +247,7 @@ TEST_CASE("the JSON report carries verdict, outcome, stats and coverage") {
 TEST_CASE(
     "a JSON violation has 8 steps and its point of no return at step "
     "4") {
-  const Json j = Parse(JsonReport(Violated(), {.timing = false}));
+  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
   REQUIRE(j["violations"].items.size() == 1);
   const Json& v = j["violations"][0];
   CHECK(v["invariant"].text == "effect_at_most_once");
@@ -266,7 +266,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a JSON step names its action's arguments and what it changed") {
-  const Json j = Parse(JsonReport(Violated(), {.timing = false}));
+  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
   const Json& steps = j["violations"][0]["steps"];
   const Json& claim = steps[3];
   CHECK(claim["action"]["kind"].text == "claim");
@@ -288,7 +288,7 @@ TEST_CASE("a JSON step names its action's arguments and what it changed") {
 }
 
 TEST_CASE("a pinned scenario's JSON has the replay in the step form") {
-  const Json j = Parse(JsonReport(Pinned(), {.timing = false}));
+  const Json j = Parse(JsonReport(Pinned(), {.wall_clock = false}));
   CHECK(j["scenario"]["search"].text == "pinned");
   const Json& replay = j["replay"];
   CHECK(replay["length"].text == "8");
@@ -299,7 +299,7 @@ TEST_CASE("a pinned scenario's JSON has the replay in the step form") {
 }
 
 TEST_CASE("a scenario that holds has an empty violation list in JSON") {
-  const std::string text = JsonReport(Holding(), {.timing = false});
+  const std::string text = JsonReport(Holding(), {.wall_clock = false});
   const Json j = Parse(text);
   CHECK(j["violations"].items.empty());
   CHECK(text.find("\"violations\": [],") != std::string::npos);
@@ -307,10 +307,11 @@ TEST_CASE("a scenario that holds has an empty violation list in JSON") {
 
 TEST_CASE("JSON has timing only with timing, in its own object") {
   const ScenarioResult r = Violated();
-  const Json without = Parse(JsonReport(r, {.timing = false}));
+  const Json without = Parse(JsonReport(r, {.wall_clock = false}));
   CHECK(!without.Has("timing"));
-  CHECK(JsonReport(r, {.timing = false}).find("seconds") == std::string::npos);
-  const Json with = Parse(JsonReport(r, {.timing = true}));
+  CHECK(JsonReport(r, {.wall_clock = false}).find("seconds") ==
+        std::string::npos);
+  const Json with = Parse(JsonReport(r, {.wall_clock = true}));
   REQUIRE(with.Has("timing"));
   CHECK(with["timing"]["seconds"].type == Json::Type::kNumber);
   CHECK(!with["stats"].Has("seconds"));
@@ -320,7 +321,7 @@ TEST_CASE("JSON strings escape quotes, backslashes and control characters") {
   ScenarioResult r = Holding();
   r.scenario.name = "say \"hi\"\\now";
   r.scenario.description = "tab\there\nline\x01";
-  const std::string text = JsonReport(r, {.timing = false});
+  const std::string text = JsonReport(r, {.wall_clock = false});
   CHECK(text.find(R"("name": "say \"hi\"\\now")") != std::string::npos);
   CHECK(text.find(R"("description": "tab\there\nline\u0001")") !=
         std::string::npos);
@@ -330,8 +331,8 @@ TEST_CASE("JSON strings escape quotes, backslashes and control characters") {
 }
 
 TEST_CASE("the JSON report is a pure function of the result") {
-  CHECK(JsonReport(Violated(), {.timing = false}) ==
-        JsonReport(Violated(), {.timing = false}));
+  CHECK(JsonReport(Violated(), {.wall_clock = false}) ==
+        JsonReport(Violated(), {.wall_clock = false}));
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ TEST_CASE(
   for (const FaultBudget& budget : kFaultBudgets) {
     r.scenario.config.budgets.*budget.pool = ++n;
   }
-  const std::string md = MarkdownReport(r, {.timing = false});
+  const std::string md = MarkdownReport(r, {.wall_clock = false});
   CHECK(Contains(md,
                  "| Fault | Budget |\n|---|---:|\n"
                  "| `premature_expiries` | 1 |\n| `relay_crashes` | 2 |\n"
@@ -93,7 +93,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the Markdown report has a title, a summary and the configuration") {
-  const std::string md = MarkdownReport(Violated(), {.timing = false});
+  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
   CHECK(md.rfind("# lease-expiry-after-send\n\nRelay A's lease expires", 0) ==
         0);
   CHECK(Contains(md, "| Verdict | violated: effect_at_most_once (8 steps) |"));
@@ -114,7 +114,7 @@ TEST_CASE("the Markdown report has a title, a summary and the configuration") {
 }
 
 TEST_CASE("the coverage table flags action classes that never fired") {
-  const std::string md = MarkdownReport(Violated(), {.timing = false});
+  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
   CHECK(Contains(md, "| Action class | Transitions |"));
   CHECK(Contains(md, "| `claim` | 10 |"));
   CHECK(Contains(md, "| `crash_relay` | **0** (never fired) |"));
@@ -123,7 +123,7 @@ TEST_CASE("the coverage table flags action classes that never fired") {
 TEST_CASE(
     "the step table has one row per step and marks the point of no "
     "return") {
-  const std::string md = MarkdownReport(Violated(), {.timing = false});
+  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
   CHECK(Contains(md, "### 1. `effect_at_most_once` (safety), 8 steps"));
   CHECK(Contains(md,
                  "**Point of no return:** step 4, claim(B, e1): after "
@@ -144,7 +144,7 @@ TEST_CASE(
     "a step row shows the changed cells and the whole state after it, "
     "changed cells bold") {
   const std::vector<std::string> rows =
-      StepRows(MarkdownReport(Violated(), {.timing = false}));
+      StepRows(MarkdownReport(Violated(), {.wall_clock = false}));
   REQUIRE(rows.size() == 8);
   const std::string& claim = rows[0];
   CHECK(Contains(claim, "`outbox[e1].owner`: - → A"));
@@ -157,7 +157,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the Mermaid diagram has the participants and one line per step") {
-  const std::string md = MarkdownReport(Violated(), {.timing = false});
+  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
   const std::vector<std::string> block = MermaidBlock(md);
   REQUIRE(!block.empty());
   CHECK(block[0] == "sequenceDiagram");
@@ -177,7 +177,7 @@ TEST_CASE("the Mermaid diagram has the participants and one line per step") {
 
 TEST_CASE("the diagram shades the point of no return") {
   const std::vector<std::string> block =
-      MermaidBlock(MarkdownReport(Violated(), {.timing = false}));
+      MermaidBlock(MarkdownReport(Violated(), {.wall_clock = false}));
   const auto rect =
       std::find(block.begin(), block.end(), "  rect rgb(255, 228, 225)");
   REQUIRE(rect != block.end());
@@ -189,7 +189,7 @@ TEST_CASE("the diagram shades the point of no return") {
 
 TEST_CASE("Mermaid text has no ';' or '#': they become entity codes") {
   const ScenarioResult pinned = Pinned();
-  const std::string md = MarkdownReport(pinned, {.timing = false});
+  const std::string md = MarkdownReport(pinned, {.wall_clock = false});
   CHECK(Contains(md, "  P1-xP3: 2. publish e1 (token 1)#59; ack lost\n"));
   const std::regex entity("#[0-9]+;");
   for (int n = 0; n < 2; ++n) {  // the violation-free replay has one diagram
@@ -203,7 +203,7 @@ TEST_CASE("Mermaid text has no ';' or '#': they become entity codes") {
 TEST_CASE(
     "a pinned scenario shows the replayed order as a table and a "
     "diagram") {
-  const std::string md = MarkdownReport(Pinned(), {.timing = false});
+  const std::string md = MarkdownReport(Pinned(), {.wall_clock = false});
   CHECK(Contains(md,
                  "## Pinned order, replayed\n\nEvery checked invariant "
                  "held along it."));
@@ -220,7 +220,7 @@ TEST_CASE(
     "a pinned violation points to the replayed order instead of "
     "repeating it") {
   const std::string md =
-      MarkdownReport(testing::PinnedViolated(), {.timing = false});
+      MarkdownReport(testing::PinnedViolated(), {.wall_clock = false});
   CHECK(Contains(md,
                  "### 1. `effect_at_most_once` (safety), 8 steps\n\n"
                  "**Point of no return:** unknown: a pinned order explores "
@@ -235,7 +235,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a scenario that holds has no step table or diagram") {
-  const std::string md = MarkdownReport(Holding(), {.timing = false});
+  const std::string md = MarkdownReport(Holding(), {.wall_clock = false});
   CHECK(Contains(md, "| Broke | none |"));
   CHECK(Contains(md, "## Violations\n\nNone: every checked invariant held."));
   CHECK(!Contains(md, "```mermaid"));
@@ -244,14 +244,14 @@ TEST_CASE("a scenario that holds has no step table or diagram") {
 
 TEST_CASE("seconds appear in the Markdown report only with timing") {
   const ScenarioResult r = Violated();
-  CHECK(!Contains(MarkdownReport(r, {.timing = false}), "Seconds"));
-  CHECK(Contains(MarkdownReport(r, {.timing = true}), "| Seconds | "));
+  CHECK(!Contains(MarkdownReport(r, {.wall_clock = false}), "Seconds"));
+  CHECK(Contains(MarkdownReport(r, {.wall_clock = true}), "| Seconds | "));
 }
 
 TEST_CASE("the Markdown report is a pure function of the result") {
   const ScenarioResult r = Violated();
-  CHECK(MarkdownReport(r, {.timing = false}) ==
-        MarkdownReport(Violated(), {.timing = false}));
+  CHECK(MarkdownReport(r, {.wall_clock = false}) ==
+        MarkdownReport(Violated(), {.wall_clock = false}));
 }
 
 TEST_CASE("Markdown escaping keeps markup characters literal") {
@@ -267,7 +267,7 @@ TEST_CASE("Markdown escaping keeps markup characters literal") {
 TEST_CASE("a description cannot open a heading, list or code block") {
   ScenarioResult r = Holding();
   r.scenario.description = "# not a heading\n- not a list\n    1. nor this\n";
-  const std::string md = MarkdownReport(r, {.timing = false});
+  const std::string md = MarkdownReport(r, {.wall_clock = false});
   CHECK(Contains(md, "\n\n\\# not a heading\n\\- not a list\n1\\. nor this\n"));
 }
 

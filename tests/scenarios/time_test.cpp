@@ -308,14 +308,14 @@ TEST_CASE("a consumer outage takes back deliveries and blocks the group") {
 TEST_CASE("the report names the timing assumptions of a verdict") {
   const ScenarioResult r =
       Check(Load(Preset("dead-letter-7d.inbox-1d.redrive-3d")));
-  REQUIRE(r.timing.size() >= 2);
-  CHECK(r.timing[1] ==
+  REQUIRE(r.time_assumptions.size() >= 2);
+  CHECK(r.time_assumptions[1] ==
         "inbox retention of billing 1d < dead-letter redrive 3d: a redriven "
         "copy can find the inbox row deleted");
   const ScenarioResult untimed =
       Check(Load(std::string(OC_SOURCE_DIR) +
                  "/scenarios/seed/lease-expiry-after-send.toml"));
-  CHECK(untimed.timing.empty());
+  CHECK(untimed.time_assumptions.empty());
 }
 
 }  // namespace oc
