@@ -50,6 +50,55 @@ std::string QuoteC(std::string_view text, bool toml) {
   return out;
 }
 
+// The three markup contexts. HTML (and SVG, which the HTML pages embed)
+// escapes both quotes everywhere, so one escaper serves text and attributes
+// of either quoting; JUnit's XML keeps text as close to the original as
+// XML 1.0 allows, and escapes in attributes what their normalisation would
+// otherwise change.
+enum class Markup { kHtml, kXmlText, kXmlAttribute };
+
+std::string EscapeFor(std::string_view text, Markup m) {
+  const bool html = m == Markup::kHtml;
+  const bool attribute = m == Markup::kXmlAttribute;
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += html || attribute ? "&quot;" : "\"";
+        break;
+      case '\'':
+        out += html ? "&#39;" : "'";
+        break;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        break;
+      case '\r':
+        out += html ? "\r" : "&#13;";
+        break;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        break;
+      default:
+        if (!html && static_cast<unsigned char>(c) < 0x20) {
+          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 cannot carry it
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string Plural(std::uint64_t n, std::string_view word,
@@ -64,67 +113,11 @@ std::string QuoteJson(std::string_view text) { return QuoteC(text, false); }
 std::string QuoteToml(std::string_view text) { return QuoteC(text, true); }
 
 std::string EscapeMarkup(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return EscapeFor(text, Markup::kHtml);
 }
 
 std::string EscapeXml(std::string_view text, bool attribute) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\xEF\xBF\xBD";
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+  return EscapeFor(text, attribute ? Markup::kXmlAttribute : Markup::kXmlText);
 }
 
 std::optional<std::int64_t> ParseInteger(std::string_view text) {

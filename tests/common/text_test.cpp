@@ -29,6 +29,8 @@ TEST_CASE("markup escaping leaves no tag or attribute break") {
         "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;y&quot;");
   CHECK(EscapeXml("a\"b\nc", false) == "a\"b\nc");
   CHECK(EscapeXml("a\"b\nc\td", true) == "a&quot;b&#10;c&#9;d");
+  CHECK(EscapeXml("it's\r", false) == "it's&#13;");
+  CHECK(EscapeMarkup("a\r\nb") == "a\r\nb");
   // XML 1.0 cannot carry most control characters.
   CHECK(EscapeXml(std::string("x") + '\x02', false) == "x\xEF\xBF\xBD");
 }
