@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compares our exhaustive search with SPIN's on the same scenarios.
 #
-# Usage: bench/spin_compare.sh SCENARIO...
+# Usage: bench/spin_compare.sh [SCENARIO...]
+# (no scenario: every benchmark in scenarios/bench/, in name order)
 #
 # For each scenario: `outbox-check bench FILE --json` under four settings
 # (symmetry off and on, one thread and two), then its Promela export run by
@@ -33,8 +34,7 @@ memlim=${SPIN_MEMLIM:-16384}
 pan_flags=${PAN_FLAGS:--m10000000 -w24 -A}
 
 if [ $# -eq 0 ]; then
-  echo "usage: $0 SCENARIO..." >&2
-  exit 2
+  set -- "$root"/scenarios/bench/*.toml
 fi
 for tool in spin cc; do
   if ! command -v "$tool" >/dev/null 2>&1; then
