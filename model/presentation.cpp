@@ -248,7 +248,9 @@ std::vector<StepPresentation> PresentSteps(const OutboxModel& model,
 std::string RelayStyleClauses(const Config& config) {
   const RelayStyleInfo& style = StyleOf(config);
   std::string text;
-  if (&style != &kRelayStyles[0]) {
+  // The default style (the table's first row, the seed's relay) goes
+  // without saying.
+  if (style.style != kRelayStyles[0].style) {
     text += fmt::format("; relay style {}", style.name);
   }
   if (style.sweeper) {
