@@ -78,7 +78,8 @@ struct Options {
   // States at this depth are not expanded (default: no limit). If one of
   // them has a successor, the search is incomplete (Stop::kMaxDepth).
   std::optional<int> max_depth;
-  // Stop once this many distinct states are stored (default: no limit).
+  // Stop once this many states are stored (default: no limit): one per
+  // orbit under symmetry, so fewer than the distinct states they stand for.
   std::optional<std::uint64_t> max_states;
   // Stop before the search holds more than this many bytes (default: no
   // limit), so that it ends cleanly, incomplete, instead of being killed
@@ -405,6 +406,7 @@ Exploration<M> Explore(const M& model,
   std::uint64_t expanded = 0, next_progress = options.progress_every;
   std::size_t counted = 0;  // states below this id are in stats.states
   std::size_t level_begin = 0;
+  std::size_t previous_level = 0;  // states stored at the depth before
   int depth = 0;
   bool depth_limited = false;
 
@@ -652,6 +654,11 @@ Exploration<M> Explore(const M& model,
         next_progress = expanded + options.progress_every;
         result.stats.stored_states = store.size();
         result.stats.store_bytes = store.Bytes();
+        result.stats.peak_bytes = peak;
+        result.stats.expanded_states = batch_end;
+        result.stats.level_states = level_end - level_begin;
+        result.stats.previous_level_states = previous_level;
+        result.stats.next_level_states = store.size() - level_end;
         result.stats.seconds = std::chrono::duration<double>(
                                    std::chrono::steady_clock::now() - start)
                                    .count();
@@ -668,6 +675,7 @@ Exploration<M> Explore(const M& model,
         result.stop == Stop::kComplete) {
       result.stop = Stop::kFirstViolation;
     }
+    previous_level = level_end - level_begin;
     level_begin = level_end;
     ++depth;
   }

@@ -33,6 +33,16 @@ struct Stats {
   // then the kept graph with the store (StateGraph::Bytes()).
   std::uint64_t peak_bytes = 0;
   std::uint64_t graph_bytes = 0;  // the kept graph's size; 0: none kept
+  // How far a running search is, set for Options::on_progress (after the
+  // search they stay as at its last report). Stored states are numbered in
+  // breadth-first order: those below `expanded_states` were expanded, the
+  // others wait (the frontier). `level_states` were stored at the depth
+  // being expanded, `previous_level_states` at the depth before, and
+  // `next_level_states` so far at the depth after.
+  std::uint64_t expanded_states = 0;
+  std::uint64_t level_states = 0;
+  std::uint64_t previous_level_states = 0;
+  std::uint64_t next_level_states = 0;
 };
 
 // Why a search did not cover the whole state space. A search stopped by a
