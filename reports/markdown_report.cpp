@@ -383,7 +383,7 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
             : "it does not end at rest, so at-rest invariants were not "
               "checked");
   } else {
-    out += "| Search | exhaustive, breadth-first |\n";
+    out += fmt::format("| Search | {}, breadth-first |\n", SearchExtentText(e));
   }
   out += fmt::format("| Completeness | {} |\n", MarkdownText(StopText(e.stop)));
   out += fmt::format("| Distinct states | {} |\n", s.states);

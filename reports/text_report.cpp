@@ -49,11 +49,11 @@ std::string FormatResult(const ScenarioResult& result,
                            : "does not end at rest (at-rest invariants not "
                              "checked)");
   } else {
-    out += fmt::format(
-        "  search:    exhaustive breadth-first, {}: {}, {}, {}, depth {}",
-        StopText(e.stop), Plural(stats.states, "distinct state"),
-        Plural(stats.transitions, "transition"),
-        Plural(stats.terminal_states, "terminal state"), stats.depth);
+    out += fmt::format("  search:    {}: {}, {}, {}, depth {}", SearchText(e),
+                       Plural(stats.states, "distinct state"),
+                       Plural(stats.transitions, "transition"),
+                       Plural(stats.terminal_states, "terminal state"),
+                       stats.depth);
     if (stats.bounded_dead_ends > 0) {
       const Config& c = scenario.config;
       std::vector<std::string> bounds;
@@ -121,30 +121,96 @@ std::string FormatResult(const ScenarioResult& result,
   return out;
 }
 
+namespace {
+
+// The verdict in a few words, for the summary table.
+std::string ShortVerdict(const ScenarioResult& r) {
+  const Exploration& e = r.exploration;
+  if (e.violations.empty()) {
+    return e.complete() ? "holds" : "none found, incomplete";
+  }
+  return fmt::format("{} violated, {}", r.ViolatedInvariants().size(),
+                     Plural(e.violations.front().trace.length(), "step"));
+}
+
+// `text` in `width` columns: cut with "..." when longer.
+std::string Fit(const std::string& text, std::size_t width) {
+  if (text.size() <= width) return text;
+  if (width <= 3) return text.substr(0, width);
+  std::size_t keep = width - 3;
+  // Never cut a UTF-8 sequence in two.
+  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
+    --keep;
+  }
+  return text.substr(0, keep) + "...";
+}
+
+}  // namespace
+
+std::string OutcomeCell(Outcome outcome, std::size_t width,
+                        const TextOptions& options) {
+  const std::string padded = fmt::format("{:<{}}", OutcomeText(outcome), width);
+  if (!options.colour) return padded;
+  const char* colour = "";
+  switch (outcome) {
+    case Outcome::kAsExpected:
+      colour = "\033[32m";
+      break;
+    case Outcome::kUnexpected:
+      colour = "\033[1;31m";
+      break;
+    case Outcome::kInconclusive:
+      colour = "\033[33m";
+      break;
+  }
+  // Only the word is coloured: the padding stays plain.
+  const std::string word = OutcomeText(outcome);
+  return fmt::format("{}{}\033[0m{}", colour, word, padded.substr(word.size()));
+}
+
 std::string FormatSummary(const std::vector<ScenarioResult>& results,
                           const TextOptions& options) {
-  std::size_t name_width = 8;
+  std::size_t name_width = 8;  // "scenario"
   std::size_t verdict_width = 7;
-  std::size_t expected_width = 8;
+  std::size_t states_width = 6;
+  std::size_t outcome_width = 7;
   for (const ScenarioResult& r : results) {
     name_width = std::max(name_width, r.scenario.name.size());
-    verdict_width = std::max(verdict_width, VerdictText(r).size());
-    expected_width = std::max(expected_width, ExpectedText(r.scenario).size());
+    verdict_width = std::max(verdict_width, ShortVerdict(r).size());
+    states_width = std::max(
+        states_width, fmt::format("{}", r.exploration.stats.states).size());
+    outcome_width = std::max(outcome_width, OutcomeText(r.outcome).size());
   }
+  // The name takes what the other columns leave (each column is followed
+  // by two spaces but the last).
+  const std::size_t others = verdict_width + 2 + states_width + 2 +
+                             (options.wall_clock ? 8 + 2 : 0) + outcome_width;
+  name_width = std::min(name_width, others + 2 + 8 < kSummaryWidth
+                                        ? kSummaryWidth - 2 - others
+                                        : std::size_t{8});
   std::string out =
-      fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>11}", "scenario",
-                  name_width, "verdict", verdict_width, "expected",
-                  expected_width, "states", "transitions");
+      fmt::format("{:<{}}  {:<{}}  {:>{}}", "scenario", name_width, "verdict",
+                  verdict_width, "states", states_width);
   if (options.wall_clock) out += fmt::format("  {:>8}", "seconds");
   out += "  outcome\n";
   for (const ScenarioResult& r : results) {
     const explorer::Stats& s = r.exploration.stats;
-    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>11}", r.scenario.name,
-                       name_width, VerdictText(r), verdict_width,
-                       ExpectedText(r.scenario), expected_width, s.states,
-                       s.transitions);
+    out += fmt::format("{:<{}}  {:<{}}  {:>{}}",
+                       Fit(r.scenario.name, name_width), name_width,
+                       ShortVerdict(r), verdict_width, s.states, states_width);
     if (options.wall_clock) out += fmt::format("  {:>8.2f}", s.seconds);
-    out += fmt::format("  {}\n", OutcomeText(r.outcome));
+    // The last cell is not padded: no trailing spaces.
+    out += fmt::format("  {}\n", OutcomeCell(r.outcome, 0, options));
+  }
+  // The details the table has no room for.
+  for (const ScenarioResult& r : results) {
+    if (r.outcome == Outcome::kAsExpected) continue;
+    out += fmt::format("{}: {}: {}; expected {}\n", r.scenario.name,
+                       OutcomeCell(r.outcome, 0, options), VerdictText(r),
+                       ExpectedText(r.scenario));
+    for (const std::string& why : r.mismatches) {
+      out += fmt::format("  - {}\n", why);
+    }
   }
   // The assumptions a verdict rests on are not lost in a table.
   for (const ScenarioResult& r : results) {

@@ -4,6 +4,7 @@
 #ifndef OUTBOX_CHECK_REPORTS_TEXT_REPORT_H_
 #define OUTBOX_CHECK_REPORTS_TEXT_REPORT_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -19,17 +20,32 @@ struct TextOptions {
   bool traces = false;
   // Include wall-clock seconds (not deterministic). Default on.
   bool wall_clock = true;
+  // Colour the outcomes with ANSI escapes (for a terminal; the caller
+  // decides). Default off.
+  bool colour = false;
 };
+
+// The summary's width in columns: its table never exceeds it.
+inline constexpr std::size_t kSummaryWidth = 100;
 
 // The verdict block of one scenario: verdict, expectation, outcome and why,
 // search statistics; then traces if asked.
 std::string FormatResult(const ScenarioResult& result,
                          const TextOptions& options);
 
-// One line per scenario: name, verdict, expected, states, transitions,
-// seconds, outcome.
+// A table of one line per scenario, at most kSummaryWidth columns: name,
+// verdict in short ("holds", "2 violated, 5 steps", "none found,
+// incomplete"), distinct states, seconds, outcome. A name too long for the
+// table is cut with "...". Below it, the details: for each scenario not as
+// expected, its full verdict, its expectation and why they differ; then
+// every scenario's warnings.
 std::string FormatSummary(const std::vector<ScenarioResult>& results,
                           const TextOptions& options);
+
+// `outcome`'s word (OutcomeText) padded to `width`, coloured when
+// `options.colour`: green ok, red UNEXPECTED, yellow INCONCLUSIVE.
+std::string OutcomeCell(Outcome outcome, std::size_t width,
+                        const TextOptions& options);
 
 }  // namespace oc::reports
 

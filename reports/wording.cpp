@@ -36,6 +36,39 @@ std::string StopText(explorer::Stop stop) {
   return "?";
 }
 
+std::string SearchText(const Exploration& e) {
+  switch (e.stop) {
+    case explorer::Stop::kComplete:
+      return "exhaustive breadth-first, complete";
+    case explorer::Stop::kMaxDepth:
+      return "incomplete breadth-first, stopped at the depth limit";
+    case explorer::Stop::kMaxStates:
+      return "incomplete breadth-first, stopped at the state limit";
+    case explorer::Stop::kMaxMemory:
+      return "incomplete breadth-first, stopped at the memory limit";
+    case explorer::Stop::kInterrupted:
+      return "incomplete breadth-first, interrupted by a signal";
+    case explorer::Stop::kFirstViolation:
+      return "breadth-first, stopped at the first violation";
+  }
+  return "?";
+}
+
+std::string SearchExtentText(const Exploration& e) {
+  switch (e.stop) {
+    case explorer::Stop::kComplete:
+      return "exhaustive";
+    case explorer::Stop::kMaxDepth:
+    case explorer::Stop::kMaxStates:
+    case explorer::Stop::kMaxMemory:
+    case explorer::Stop::kInterrupted:
+      return "incomplete";
+    case explorer::Stop::kFirstViolation:
+      return "up to the first violation";
+  }
+  return "?";
+}
+
 std::string KindText(explorer::PropertyKind kind) {
   switch (kind) {
     case explorer::PropertyKind::kSafety:
@@ -95,8 +128,11 @@ std::string BoundsText(const ScenarioResult& result) {
   });
   const std::string last = seed.back();
   seed.pop_back();
-  std::string text = fmt::format("exhaustive for at most {} and {}",
-                                 fmt::join(seed, ", "), last);
+  const std::string coverage = SearchExtentText(result.exploration);
+  std::string text = fmt::format(
+      "{} at most {} and {}",
+      coverage == "exhaustive" ? "exhaustive for" : coverage + ", within",
+      fmt::join(seed, ", "), last);
   ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
     if (Shown(c, budget)) text += ", " + words(budget);
   });

@@ -21,7 +21,9 @@ std::string OutcomeText(Outcome outcome);
 // expiry, 0 relay crashes, 0 lost publish acknowledgements, 0 lost consumer
 // acknowledgements, 0 consumer crashes and 0 broker redeliveries" (with
 // ", and at most 3 claims per event" when there is a claim bound), or "along
-// one pinned order of 9 steps".
+// one pinned order of 9 steps". A search a limit cut begins "incomplete,
+// within at most ...", one stopped at its first violation "up to the first
+// violation, within at most ...".
 std::string BoundsText(const ScenarioResult& result);
 // "the search stopped at the depth limit", ... or "complete".
 std::string StopText(explorer::Stop stop);
@@ -29,6 +31,14 @@ std::string StopText(explorer::Stop stop);
 // stored)", or "symmetry of relays r1 r2 (2!); instances of billing (2!):
 // 1768 states stored, one per orbit of the 7055".
 std::string ReductionText(const Exploration& e);
+// How much of the state space a search covered: "exhaustive breadth-first,
+// complete", "incomplete breadth-first, stopped at the state limit" (any
+// limit or a signal), or "breadth-first, stopped at the first violation".
+// A search a limit cut is never called exhaustive.
+std::string SearchText(const Exploration& e);
+// The first word of it, for a table cell: "exhaustive", "incomplete", or
+// "up to the first violation".
+std::string SearchExtentText(const Exploration& e);
 // "safety", "transition", "at rest".
 std::string KindText(explorer::PropertyKind kind);
 // The point of no return of violation `i` in words: "step 4, claim(B, e1):
