@@ -14,8 +14,15 @@
 #include "cli/check_command.h"
 #include "cli/conform_command.h"
 #include "cli/export_command.h"
+#include "cli/usage_hints.h"
 
 namespace {
+
+// Each command's --help lists its own exit codes; the program's lists the
+// two every command shares.
+constexpr const char* kProgramExitCodes =
+    "Exit codes: 0 success, 2 bad input or usage; each command's --help "
+    "lists its own.";
 
 constexpr const char* kExitCodes =
     "Exit codes:\n"
@@ -27,6 +34,18 @@ constexpr const char* kExitCodes =
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
     "written)";
 
+constexpr const char* kBenchExitCodes =
+    "Exit codes:\n"
+    "  0  every search completed\n"
+    "  2  bad input or usage (a scenario file, a flag, a path)\n"
+    "  3  a limit (--max-states, --max-memory) stopped a search";
+
+constexpr const char* kExportExitCodes =
+    "Exit codes:\n"
+    "  0  the model was written\n"
+    "  2  bad input or usage (a scenario file, a flag, a scenario the "
+    "export does not cover, a file that cannot be written)";
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -35,7 +54,7 @@ int main(int argc, char** argv) {
       "outbox pipeline (outbox table, relays under a lease with a fencing "
       "token, broker, consumers with an inbox)."};
   app.name("outbox-check");
-  app.footer(kExitCodes);
+  app.footer(kProgramExitCodes);
   app.set_version_flag("--version",
                        std::string("outbox-check ") + OUTBOX_CHECK_VERSION);
   app.require_subcommand(1);
@@ -62,7 +81,8 @@ int main(int argc, char** argv) {
                    "visited store, its buffers and its graph (e.g. 4GB; "
                    "default: three quarters of the available memory); the "
                    "search is then incomplete (exit code 3)")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(CLI::AsSizeValue(false))
+      ->option_text("SIZE");
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
   check
@@ -73,16 +93,14 @@ int main(int argc, char** argv) {
   check->add_flag("--no-symmetry", flags.no_symmetry,
                   "Store every state instead of one per symmetry orbit "
                   "(same verdicts, counts and trace lengths; slower)");
-  check
-      ->add_option("--traces", flags.traces,
-                   "Print traces: auto (one scenario, or an unexpected "
-                   "outcome), always, never")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, oc::TraceMode>{
-              {"auto", oc::TraceMode::kAuto},
-              {"always", oc::TraceMode::kAlways},
-              {"never", oc::TraceMode::kNever}},
-          CLI::ignore_case));
+  oc::Choices(
+      check->add_option("--traces", flags.traces,
+                        "Print traces: auto (one scenario, or an "
+                        "unexpected outcome), always, never"),
+      std::map<std::string, oc::TraceMode>{{"auto", oc::TraceMode::kAuto},
+                                           {"always", oc::TraceMode::kAlways},
+                                           {"never", oc::TraceMode::kNever}},
+      {"auto", "always", "never"});
   check->add_flag("--no-time", flags.no_time,
                   "Leave wall-clock seconds out, so output is byte-identical "
                   "across runs");
@@ -105,7 +123,8 @@ int main(int argc, char** argv) {
                    "Keep the state graph (for the point of no return and "
                    "--graph) only if it fits in this size (default 256MiB; "
                    "0: never keep it)")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(CLI::AsSizeValue(false))
+      ->option_text("SIZE");
 
   oc::BenchFlags bench_flags;
   CLI::App* bench = app.add_subcommand(
@@ -114,12 +133,14 @@ int main(int argc, char** argv) {
       "setting (threads, symmetry) and print states, states stored, "
       "transitions, depth, seconds, stored states per second, bytes per "
       "stored state and peak memory");
+  bench->footer(kBenchExitCodes);
   bench->add_option("paths", bench_flags.paths, "Scenario files or folders")
       ->capture_default_str();
   bench
       ->add_option("--max-memory", bench_flags.max_memory,
                    "Stop a search before it holds more than this size")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(CLI::AsSizeValue(false))
+      ->option_text("SIZE");
   bench->add_flag("--json", bench_flags.json,
                   "One JSON object per scenario and line, to compare across "
                   "commits");
@@ -133,12 +154,11 @@ int main(int argc, char** argv) {
                    "thread)")
       ->check(CLI::Range(1, 1024))
       ->delimiter(',');
-  bench
-      ->add_option("--symmetry", bench_flags.symmetry,
-                   "Symmetry settings to measure: off, on (default: both)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, bool>{{"off", false}, {"on", true}},
-          CLI::ignore_case))
+  oc::Choices(bench->add_option("--symmetry", bench_flags.symmetry,
+                                "Symmetry settings to measure, separated by "
+                                "commas: off, on (default: both)"),
+              std::map<std::string, bool>{{"off", false}, {"on", true}},
+              {"off", "on"})
       ->delimiter(',');
   bench->add_option("--declared", bench_flags.declared,
                     "Run the built-in strategies as declared in this folder of "
@@ -148,7 +168,7 @@ int main(int argc, char** argv) {
   oc::ExportFlags export_flags;
   CLI::App* export_cmd = app.add_subcommand(
       "export", "Write the model of one exhaustive scenario for another tool");
-  export_cmd->footer(kExitCodes);
+  export_cmd->footer(kExportExitCodes);
   export_cmd
       ->add_flag("--promela", export_flags.promela,
                  "As a Promela model for SPIN (the same state count)")
@@ -198,6 +218,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A misspelt command or flag gets a did-you-mean; anything else,
+    // CLI11's own message.
+    if (std::optional<std::string> hint =
+            oc::UsageHint(app, std::vector<std::string>(argv + 1, argv + argc));
+        hint) {
+      fmt::print(stderr, "outbox-check: {}\n", *hint);
+      return oc::kExitUsage;
+    }
     app.exit(e);
     return oc::kExitUsage;
   }
