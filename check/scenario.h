@@ -48,8 +48,9 @@ struct Expectation {
 // a violation but never prove "holds".
 struct SearchLimits {
   std::optional<int> max_depth;  // states at this depth are not expanded
-  std::optional<std::uint64_t>
-      max_states;  // stop after this many distinct states
+  // Stop once this many states are stored: one per symmetry orbit when
+  // the search reduces by symmetry, else every distinct state.
+  std::optional<std::uint64_t> max_states;
 };
 
 struct Scenario {

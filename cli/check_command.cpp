@@ -1,6 +1,7 @@
 #include "cli/check_command.h"
 
 #include <fmt/format.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,6 +14,8 @@
 #include "cli/output_folder.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
+#include "common/closest_name.h"
+#include "common/text.h"
 #include "reports/graphviz_report.h"
 #include "reports/report_set.h"
 #include "reports/text_report.h"
@@ -73,6 +76,51 @@ bool TraceFiles(const std::vector<ScenarioResult>& results,
   return true;
 }
 
+// The scenarios whose name matches one of `patterns` (all when there are
+// none), in their order; nullopt, after saying so, when that is none.
+std::optional<std::vector<Scenario>> PickScenarios(
+    std::vector<Scenario> scenarios, const std::vector<std::string>& patterns,
+    std::FILE* err) {
+  if (patterns.empty()) return scenarios;
+  std::vector<Scenario> picked;
+  for (Scenario& s : scenarios) {
+    for (const std::string& pattern : patterns) {
+      if (fnmatch(pattern.c_str(), s.name.c_str(), 0) == 0) {
+        picked.push_back(std::move(s));
+        break;
+      }
+    }
+  }
+  if (!picked.empty()) return picked;
+  std::vector<std::string_view> names;
+  for (const Scenario& s : scenarios) names.push_back(s.name);
+  std::vector<std::string> quoted;
+  for (const std::string& p : patterns) quoted.push_back("'" + p + "'");
+  fmt::print(err,
+             "outbox-check: --only {} matches none of the {} loaded (a "
+             "pattern matches a scenario's whole name, its `name` or its "
+             "file's stem, with * and ? as wildcards){}\n",
+             fmt::join(quoted, ", "), Plural(scenarios.size(), "scenario"),
+             patterns.size() == 1 ? DidYouMean(patterns.front(), names) : "");
+  return std::nullopt;
+}
+
+// The final line, coloured as the outcome when `colour`.
+void PrintFinalLine(int code, bool colour, std::FILE* out) {
+  const char* text = code == 0   ? "all scenarios as expected"
+                     : code == 1 ? "some scenario differs from its expectation"
+                                 : "some search stopped at a limit; not proved";
+  if (!colour) {
+    fmt::print(out, "{}\n", text);
+    return;
+  }
+  fmt::print(out, "{}{}\033[0m\n",
+             code == 0   ? "\033[32m"
+             : code == 1 ? "\033[1;31m"
+                         : "\033[33m",
+             text);
+}
+
 // The exit code of an interrupted run, after saying so.
 int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
   fmt::print(out,
@@ -95,6 +143,8 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   }
   std::optional<std::vector<Scenario>> scenarios =
       LoadScenarios(flags.paths, "outbox-check", err);
+  if (!scenarios) return kExitUsage;
+  scenarios = PickScenarios(std::move(*scenarios), flags.only, err);
   if (!scenarios) return kExitUsage;
   if (flags.graph && scenarios->size() != 1) {
     fmt::print(err,
@@ -119,7 +169,11 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
 
   reports::TextOptions text;
   text.wall_clock = !flags.no_time;
-  const bool progress_enabled = isatty(fileno(err)) != 0;
+  text.colour = flags.colour;
+  const bool progress_enabled =
+      !flags.quiet &&
+      (flags.progress == ProgressMode::kAlways ||
+       (flags.progress == ProgressMode::kAuto && isatty(fileno(err)) != 0));
   std::vector<ScenarioResult> results;
   std::vector<Outcome> outcomes;
   for (const Scenario& scenario : *scenarios) {
@@ -137,7 +191,11 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     options.cancel = interrupt.flag();
     Result<ScenarioResult> result = [&] {
       // The progress line is gone before anything else is printed.
-      ProgressLine progress(err, progress_enabled, scenario.name);
+      ProgressLine progress(
+          err, progress_enabled, scenario.name,
+          ProgressLimits{options.max_states ? options.max_states
+                                            : scenario.limits.max_states,
+                         options.max_bytes});
       options.on_progress = [&](const explorer::Stats& s) {
         progress.Update(s);
       };
@@ -154,7 +212,13 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
          (scenarios->size() == 1 || r.outcome != Outcome::kAsExpected));
     // Many scenarios: one line each, and the full block only when it
     // matters; an interrupted search always shows how far it got.
-    if (scenarios->size() == 1 || text.traces || interrupt.raised()) {
+    if (flags.quiet) {
+      if (r.outcome != Outcome::kAsExpected) {
+        fmt::print(err, "{} ({}): {}: {}; expected {}\n", r.scenario.name,
+                   r.scenario.path, reports::OutcomeText(r.outcome),
+                   reports::VerdictText(r), reports::ExpectedText(r.scenario));
+      }
+    } else if (scenarios->size() == 1 || text.traces || interrupt.raised()) {
       fmt::print(out, "{}\n", reports::FormatResult(r, text));
     }
     if (flags.github_annotations && r.outcome != Outcome::kAsExpected) {
@@ -163,7 +227,8 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     outcomes.push_back(r.outcome);
     results.push_back(std::move(result).value());
   }
-  if (results.size() > 1 || flags.traces == TraceMode::kNever) {
+  if (!flags.quiet &&
+      (results.size() > 1 || flags.traces == TraceMode::kNever)) {
     fmt::print(out, "{}", reports::FormatSummary(results, text));
   }
   if (interrupt.raised()) return Interrupted(interrupt, out);
@@ -180,6 +245,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
       return kExitUsage;
     }
     for (const OutputFile& f : files) {
+      if (flags.quiet) break;
       fmt::print(out, "saved {}\n",
                  (std::filesystem::path(*flags.save_traces) / f.name).string());
     }
@@ -212,14 +278,13 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
       fmt::print(err, "outbox-check: {}\n", s.message());
       return kExitUsage;
     }
-    fmt::print(out, "reports written to {}\n", *flags.report_dir);
+    if (!flags.quiet) {
+      fmt::print(out, "reports written to {}\n", *flags.report_dir);
+    }
   }
 
   const int code = ExitCodeFor(outcomes);
-  fmt::print(out, "{}\n",
-             code == 0   ? "all scenarios as expected"
-             : code == 1 ? "some scenario differs from its expectation"
-                         : "some search stopped at a limit; not proved");
+  PrintFinalLine(code, flags.colour, out);
   return code;
 }
 

@@ -16,6 +16,9 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitLimit = 3;  // also: interrupted by a signal
 
 enum class TraceMode { kAuto, kAlways, kNever };
+// When to show a long search's progress on `err`: kAuto when it is a
+// terminal, kAlways even when it is not (a pipe, a file), kNever not at all.
+enum class ProgressMode { kAuto, kAlways, kNever };
 
 // The flags of `check`; each default is the flag's default.
 struct CheckFlags {
@@ -40,10 +43,22 @@ struct CheckFlags {
   // Print `::error` annotations for unexpected outcomes (set when the
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;
+
+  // Check only the scenarios whose name matches one of these shell
+  // patterns (`*`, `?`, `[...]`, as fnmatch); empty: every scenario. A
+  // pattern that picks none of the loaded scenarios is a usage error.
+  std::vector<std::string> only;
+  // Print only errors (on `err`: bad input, and one line per scenario
+  // not as expected) and the final line; no progress.
+  bool quiet = false;
+  ProgressMode progress = ProgressMode::kAuto;
+  // Colour outcomes in `out` (set by main: a terminal, and NO_COLOR
+  // unset; never in a pipe or a CI log).
+  bool colour = false;
 };
 
 // Runs the command. Results go to `out`, diagnostics and progress to
-// `err`; progress only when `err` is a terminal. Output folders and files
+// `err`; progress as `flags.progress` says. Output folders and files
 // are checked (created, probed) before any search. SIGINT and SIGTERM stop
 // the search at its next batch: the statistics so far are printed, no
 // incomplete set of files is written, and the exit code is 3.

@@ -14,6 +14,7 @@
 #include "cli/check_command.h"
 #include "cli/conform_command.h"
 #include "cli/export_command.h"
+#include "cli/terminal.h"
 #include "cli/usage_hints.h"
 
 namespace {
@@ -72,8 +73,10 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   check
       ->add_option("--max-states", flags.max_states,
-                   "Stop after this many distinct states (overrides "
-                   "bounds.max_states)")
+                   "Stop once the search has stored this many states: one "
+                   "per symmetry orbit, or every distinct state with "
+                   "--no-symmetry; the progress line counts the same "
+                   "(overrides bounds.max_states)")
       ->check(CLI::PositiveNumber);
   check
       ->add_option("--max-memory", flags.max_memory,
@@ -146,7 +149,8 @@ int main(int argc, char** argv) {
                   "commits");
   bench
       ->add_option("--max-states", bench_flags.max_states,
-                   "Stop each search after this many distinct states")
+                   "Stop each search once it has stored this many states "
+                   "(one per symmetry orbit with symmetry on)")
       ->check(CLI::PositiveNumber);
   bench
       ->add_option("--threads", bench_flags.threads,
@@ -213,6 +217,28 @@ int main(int argc, char** argv) {
       ->add_option("paths", conform_flags.paths, "Scenario files or folders")
       ->required();
 
+  // check: which scenarios it checks, and how much it prints meanwhile.
+  check
+      ->add_option("--only", flags.only,
+                   "Check only the scenarios whose name matches this shell "
+                   "pattern (* and ? as wildcards; may be repeated); one "
+                   "that matches none is an error")
+      ->allow_extra_args(false)
+      ->option_text("PATTERN");
+  check->add_flag("-q,--quiet", flags.quiet,
+                  "Print only errors (one line per scenario not as "
+                  "expected) and the final line");
+  oc::Choices(
+      check->add_option("--progress", flags.progress,
+                        "Show a long search's progress on standard error: auto "
+                        "(only when it is a terminal), always, never; --quiet "
+                        "turns it off"),
+      std::map<std::string, oc::ProgressMode>{
+          {"auto", oc::ProgressMode::kAuto},
+          {"always", oc::ProgressMode::kAlways},
+          {"never", oc::ProgressMode::kNever}},
+      {"auto", "always", "never"});
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -237,5 +263,6 @@ int main(int argc, char** argv) {
     return oc::RunExport(export_flags, stdout, stderr);
   }
   flags.github_annotations = std::getenv("GITHUB_ACTIONS") != nullptr;
+  flags.colour = oc::ColourWanted(stdout);
   return oc::RunCheck(flags, stdout, stderr);
 }

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
+#include <vector>
+
+#include "cli/terminal.h"
 
 namespace oc {
-
 std::size_t ResidentBytes() {
   std::ifstream status("/proc/self/status");
   std::string line;
@@ -41,8 +44,112 @@ std::optional<std::uint64_t> DefaultMemoryLimit() {
   return available / 4 * 3;
 }
 
-ProgressLine::ProgressLine(std::FILE* out, bool enabled, std::string label)
-    : out_(out), enabled_(enabled), label_(std::move(label)) {}
+std::string WithSeparators(std::uint64_t n) {
+  std::string digits = fmt::format("{}", n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string DurationText(double seconds) {
+  if (seconds < 10) return fmt::format("{:.1f} s", std::max(0.0, seconds));
+  const auto whole = static_cast<std::uint64_t>(seconds);
+  if (whole < 60) return fmt::format("{} s", whole);
+  if (whole < 3600) {
+    return fmt::format("{} min {:02} s", whole / 60, whole % 60);
+  }
+  return fmt::format("{} h {:02} min", whole / 3600, whole / 60 % 60);
+}
+
+std::string BytesText(std::uint64_t bytes) {
+  constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  return value < 10 ? fmt::format("{:.1f} {}", value, kUnits[unit])
+                    : fmt::format("{:.0f} {}", value, kUnits[unit]);
+}
+
+std::optional<std::uint64_t> EstimatedStoredStates(const explorer::Stats& s) {
+  if (s.depth < 2 || s.previous_level_states == 0 ||
+      s.level_states >= s.previous_level_states) {
+    return std::nullopt;
+  }
+  const double ratio = static_cast<double>(s.level_states) /
+                       static_cast<double>(s.previous_level_states);
+  // Stored through the level being expanded, then every later level
+  // shrinking by `ratio`: level * (ratio + ratio^2 + ...).
+  const double through = static_cast<double>(s.stored_states) -
+                         static_cast<double>(s.next_level_states);
+  const double later =
+      static_cast<double>(s.level_states) * ratio / (1 - ratio);
+  const double total =
+      std::max(through + later, static_cast<double>(s.stored_states));
+  return static_cast<std::uint64_t>(std::llround(total));
+}
+
+std::string ProgressText(const std::string& label, const explorer::Stats& s,
+                         const ProgressLimits& limits, std::size_t width) {
+  // In order of importance: what does not fit is left out whole.
+  std::vector<std::string> parts;
+  std::string states =
+      fmt::format("{} states stored", WithSeparators(s.stored_states));
+  if (limits.max_states) {
+    states += fmt::format(" (limit {})", WithSeparators(*limits.max_states));
+  }
+  parts.push_back(states + " in " + DurationText(s.seconds));
+  if (const std::optional<std::uint64_t> total = EstimatedStoredStates(s);
+      total && s.expanded_states > 0 && s.seconds > 0) {
+    const std::uint64_t end =
+        limits.max_states ? std::min(*total, *limits.max_states) : *total;
+    const double rate = static_cast<double>(s.expanded_states) / s.seconds;
+    const double left =
+        end > s.expanded_states
+            ? static_cast<double>(end - s.expanded_states) / rate
+            : 0;
+    parts.push_back(fmt::format("about {} in all, {} left",
+                                WithSeparators(*total), DurationText(left)));
+  }
+  std::string memory = "memory " + BytesText(s.peak_bytes);
+  if (limits.max_bytes) memory += " of " + BytesText(*limits.max_bytes);
+  parts.push_back(std::move(memory));
+  if (s.seconds > 0) {
+    parts.push_back(fmt::format(
+        "{}/s", WithSeparators(static_cast<std::uint64_t>(
+                    static_cast<double>(s.stored_states) / s.seconds))));
+  }
+  parts.push_back(fmt::format("depth {}", s.depth));
+  parts.push_back(fmt::format(
+      "frontier {}", WithSeparators(s.stored_states >= s.expanded_states
+                                        ? s.stored_states - s.expanded_states
+                                        : 0)));
+
+  std::string text = label + ": " + parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (width > 0 && text.size() + 2 + parts[i].size() > width) break;
+    text += ", " + parts[i];
+  }
+  if (width > 0 && text.size() > width) {
+    std::size_t keep = width;
+    // Never cut a UTF-8 sequence in two.
+    while (keep > 0 &&
+           (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
+      --keep;
+    }
+    text.resize(keep);
+  }
+  return text;
+}
+
+ProgressLine::ProgressLine(std::FILE* out, bool enabled, std::string label,
+                           ProgressLimits limits)
+    : out_(out), enabled_(enabled), label_(std::move(label)), limits_(limits) {}
 
 ProgressLine::~ProgressLine() {
   if (printed_) fmt::print(out_, "\r\033[K");
@@ -54,13 +161,13 @@ void ProgressLine::Update(const explorer::Stats& stats) {
   if (printed_ && now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
   printed_ = true;
-  // Stored states: what the search has found so far (one per orbit under
-  // symmetry); the unreduced count is known per expanded level only.
-  fmt::print(out_,
-             "\r\033[K{}: {} states stored, depth {}, {:.0f} states/s, {} MiB",
-             label_, stats.stored_states, stats.depth,
-             static_cast<double>(stats.stored_states) / stats.seconds,
-             ResidentBytes() >> 20);
+  // One column short of the width: a line that fills it would wrap on
+  // some terminals, and "\r" would then rewrite only its second half.
+  // An unknown width (not a terminal: --progress always) is taken as 100.
+  std::size_t width = TerminalWidth(out_);
+  if (width == 0) width = 100;
+  fmt::print(out_, "\r\033[K{}",
+             ProgressText(label_, stats, limits_, width - 1));
   std::fflush(out_);
 }
 

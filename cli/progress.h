@@ -24,12 +24,44 @@ std::size_t AvailableMemoryBytes();
 // limit (nullopt) when that is unknown.
 std::optional<std::uint64_t> DefaultMemoryLimit();
 
-// Prints "states N, depth D, R states/s, M MiB" on one rewritten line of
-// `out`, at most a few times a second and only after the search has run
-// for a second. Silent when `enabled` is false (output not a terminal).
+// "1,234,567".
+std::string WithSeparators(std::uint64_t n);
+// "0.7 s", "42 s", "3 min 05 s", "2 h 07 min".
+std::string DurationText(double seconds);
+// "512 KiB", "37.5 MiB", "1.2 GiB".
+std::string BytesText(std::uint64_t bytes);
+
+// The number of states a running search will have stored when it ends,
+// guessed from its level sizes: once a level is smaller than the one
+// before, the levels after are assumed to shrink by the same ratio.
+// nullopt while levels still grow (no honest guess) or before depth 2.
+std::optional<std::uint64_t> EstimatedStoredStates(const explorer::Stats& s);
+
+// The limits a progress line measures the search against; each as the
+// search applies it (none: no limit).
+struct ProgressLimits {
+  std::optional<std::uint64_t> max_states;  // stored states (--max-states)
+  std::optional<std::uint64_t> max_bytes;   // what --max-memory counts
+};
+
+// One progress line, at most `width` columns (0: no limit): "LABEL: N
+// states stored [(limit L)] in ELAPSED[, about E in all, T left], memory
+// M [of C], R/s, depth D, frontier F"; the parts that do not fit are left
+// out, from the end. States are stored states, the unit of
+// --max-states (one per symmetry orbit, every state without symmetry);
+// the frontier is the stored states not yet expanded; memory is what
+// --max-memory counts (Stats::peak_bytes, the most held so far).
+std::string ProgressText(const std::string& label, const explorer::Stats& s,
+                         const ProgressLimits& limits, std::size_t width);
+
+// Prints ProgressText on one rewritten line of `out`, at most four times a
+// second and only after the search has run for a second. Silent when
+// `enabled` is false (decided by the caller: a terminal, --progress, and
+// --quiet).
 class ProgressLine {
  public:
-  ProgressLine(std::FILE* out, bool enabled, std::string label);
+  ProgressLine(std::FILE* out, bool enabled, std::string label,
+               ProgressLimits limits);
   ~ProgressLine();  // clears the line if anything was printed
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
@@ -40,6 +72,7 @@ class ProgressLine {
   std::FILE* out_;
   bool enabled_;
   std::string label_;
+  ProgressLimits limits_;
   bool printed_ = false;
   std::chrono::steady_clock::time_point last_{};
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # help_text.sh OUTBOX_CHECK: each command's --help lists its own exit codes
 # and no other command's, choices read "a|b|c" (never CLI11's
-# "{a->1,...}").
+# "{a->1,...}"), and --max-states says the unit the limit counts.
 set -u
 bin=$1
 fail() { printf '%s\n' "$*"; exit 1; }
@@ -22,6 +22,10 @@ grep -q '^  3  a limit stopped a search' <<<"$check" ||
   fail "check --help lacks exit code 3"
 grep -q -- '--traces auto|always|never' <<<"$check" ||
   fail "check --help does not show --traces auto|always|never"
+grep -q -- '--progress auto|always|never' <<<"$check" ||
+  fail "check --help does not show --progress auto|always|never"
+grep -q 'stored this many states' <<<"$check" ||
+  fail "check --help does not say --max-states counts stored states"
 
 export_help=$(help export)
 for code in 1 3; do

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# progress_shown.sh OUTBOX_CHECK SCENARIO: a search longer than a second
+# shows its progress (stored states against --max-states, memory, depth)
+# with --progress always, and none by default in a pipe, with --progress
+# never, or with --quiet.
+set -u
+bin=$1 scenario=$2
+fail() { printf '%s\n' "$*"; exit 1; }
+# Long enough (over a second) on any machine, short enough for a test.
+run() {
+  "$bin" check "$scenario" --threads 1 --no-symmetry --traces never \
+    --max-states 1500000 "$@" 2>&1 >/dev/null | tr '\r' '\n'
+}
+shown=$(run --progress always)
+grep -Eq '^(.\[K)?bench-3-large: [0-9,]+ states stored \(limit 1,500,000\) in [0-9.]+ s' \
+  <<<"$shown" || fail "no progress with --progress always: $shown"
+for flags in "" "--progress never" "--progress always --quiet"; do
+  # shellcheck disable=SC2086
+  out=$(run $flags)
+  if grep -q 'states stored' <<<"$out"; then
+    fail "progress with '$flags' in a pipe: $out"
+  fi
+done
+echo "progress only where asked"
