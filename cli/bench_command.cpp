@@ -9,6 +9,7 @@
 
 #include "check/scenario_check.h"
 #include "cli/check_command.h"
+#include "cli/data_folder.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "scenarios/strategy_loader.h"
@@ -48,8 +49,17 @@ std::uint64_t PeakResidentBytes() {
 }  // namespace
 
 int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
+  std::vector<std::string> paths = flags.paths;
+  if (paths.empty()) {
+    Result<std::string> bundled = BundledPath("bench");
+    if (!bundled.ok()) {
+      fmt::print(err, "outbox-check bench: {}\n", bundled.status().message());
+      return kExitUsage;
+    }
+    paths.push_back(bundled.value());
+  }
   std::optional<std::vector<Scenario>> loaded =
-      LoadScenarios(flags.paths, "outbox-check", err);
+      LoadScenarios(paths, "outbox-check", err);
   if (!loaded) return kExitUsage;
   std::vector<Scenario> scenarios;
   for (Scenario& s : *loaded) {

@@ -20,7 +20,10 @@
 namespace oc {
 
 struct BenchFlags {
-  std::vector<std::string> paths = {"scenarios/bench"};
+  // Scenario files or folders; empty: the bundled benchmarks (the
+  // `scenarios/bench` of the data folder, cli/data_folder.h), wherever the
+  // command runs from.
+  std::vector<std::string> paths;
   bool json = false;                        // one JSON object per line
   std::optional<std::uint64_t> max_states;  // a limit for quick runs
   // Stop a search whose visited store reaches this many bytes; none:

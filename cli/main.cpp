@@ -38,7 +38,8 @@ constexpr const char* kExitCodes =
 constexpr const char* kBenchExitCodes =
     "Exit codes:\n"
     "  0  every search completed\n"
-    "  2  bad input or usage (a scenario file, a flag, a path)\n"
+    "  2  bad input or usage (a scenario file, a flag, a path, bundled "
+    "benchmarks that cannot be found)\n"
     "  3  a limit (--max-states, --max-memory) stopped a search";
 
 constexpr const char* kExportExitCodes =
@@ -132,13 +133,15 @@ int main(int argc, char** argv) {
   oc::BenchFlags bench_flags;
   CLI::App* bench = app.add_subcommand(
       "bench",
-      "Search benchmark scenarios (default: scenarios/bench) under each "
+      "Search benchmark scenarios (default: the bundled ones) under each "
       "setting (threads, symmetry) and print states, states stored, "
       "transitions, depth, seconds, stored states per second, bytes per "
       "stored state and peak memory");
   bench->footer(kBenchExitCodes);
-  bench->add_option("paths", bench_flags.paths, "Scenario files or folders")
-      ->capture_default_str();
+  bench->add_option("paths", bench_flags.paths,
+                    "Scenario files or folders (default: the benchmarks "
+                    "installed with outbox-check, found from where the "
+                    "binary is, not the working folder)");
   bench
       ->add_option("--max-memory", bench_flags.max_memory,
                    "Stop a search before it holds more than this size")

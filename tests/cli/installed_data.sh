@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# installed_data.sh OUTBOX_CHECK BUILD_DIR: the bundled scenarios are found
+# from where the binary is, whatever the working folder: the build's
+# binary finds its checkout, an installed one (cmake --install) the copy
+# installed beside it, and a lone copy elsewhere says where it looked.
+set -u
+bin=$1 build=$2
+fail() { printf '%s\n' "$*"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd / || exit 1
+quick=(--threads 1 --symmetry on --max-states 20)
+
+# The build's binary, run from /: bench without paths runs the benchmarks.
+out=$("$bin" bench "${quick[@]}" 2>&1)
+[ $? -eq 3 ] || fail "bench from / did not stop at the limit (exit 3): $out"
+grep -q '^bench-1-small ' <<<"$out" && grep -q '^bench-7-mixed-faults ' \
+  <<<"$out" || fail "bench from / did not run the benchmarks: $out"
+
+# Installed: the data beside the binary, not the checkout, is what counts.
+cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1 ||
+  fail "cmake --install failed: $(cat "$work/install.log")"
+installed=$work/prefix/bin/outbox-check
+data=$work/prefix/share/outbox-check/scenarios
+[ -x "$installed" ] && [ -d "$data/presets" ] && [ -d "$data/bench" ] ||
+  fail "install laid out no binary or no scenarios"
+sed 's/^name = .*/name = "only-installed"/' "$data/bench/1-small.toml" \
+  >"$data/bench/0-only-installed.toml"
+out=$("$installed" bench "${quick[@]}" 2>&1)
+grep -q '^only-installed ' <<<"$out" ||
+  fail "the installed binary does not run its installed benchmarks: $out"
+
+# A copy with no data beside it.
+mkdir "$work/lone"
+cp "$installed" "$work/lone/outbox-check"
+out=$("$work/lone/outbox-check" bench "${quick[@]}" 2>&1)
+[ $? -eq 2 ] || fail "a lone binary's bench did not exit 2: $out"
+grep -q "the bundled scenarios are not beside $work/lone/outbox-check" \
+  <<<"$out" || fail "unexpected message: $out"
+echo "the bundled scenarios are found from the binary"
