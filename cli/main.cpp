@@ -14,6 +14,7 @@
 #include "cli/check_command.h"
 #include "cli/conform_command.h"
 #include "cli/export_command.h"
+#include "cli/list_command.h"
 #include "cli/terminal.h"
 #include "cli/usage_hints.h"
 
@@ -47,6 +48,11 @@ constexpr const char* kExportExitCodes =
     "  0  the model was written\n"
     "  2  bad input or usage (a scenario file, a flag, a scenario the "
     "export does not cover, a file that cannot be written)";
+
+constexpr const char* kListExitCodes =
+    "Exit codes:\n"
+    "  0  listed\n"
+    "  2  an unknown section, or bundled data that cannot be found or read";
 
 }  // namespace
 
@@ -242,6 +248,18 @@ int main(int argc, char** argv) {
           {"never", oc::ProgressMode::kNever}},
       {"auto", "always", "never"});
 
+  oc::ListFlags list_flags;
+  CLI::App* list_cmd = app.add_subcommand(
+      "list",
+      "List what a scenario can name, one line each: strategies, "
+      "invariants, relay styles, fault budgets, presets, and the bundled "
+      "scenarios (catalogue); without a section, all of them");
+  list_cmd->footer(kListExitCodes);
+  list_cmd
+      ->add_option("section", list_flags.section,
+                   "One section: " + oc::ListSectionChoices())
+      ->option_text(oc::ListSectionChoices());
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -257,6 +275,10 @@ int main(int argc, char** argv) {
     }
     app.exit(e);
     return oc::kExitUsage;
+  }
+  if (list_cmd->parsed()) {
+    list_flags.width = oc::TerminalWidth(stdout);
+    return oc::RunList(list_flags, stdout, stderr);
   }
   if (bench->parsed()) return oc::RunBench(bench_flags, stdout, stderr);
   if (conform_cmd->parsed()) {

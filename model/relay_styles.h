@@ -24,6 +24,8 @@ struct RelayStyleInfo {
   RelayStyle style;
   // The value of relay.style in scenario files; reports print it too.
   std::string_view name;
+  // What the relay does, in one line (`outbox-check list styles`).
+  std::string_view summary;
 
   // What it combines with (Validate):
   // a lease and a fencing token, as the seed's relay: it takes [switches],
@@ -61,6 +63,8 @@ struct RelayStyleInfo {
 inline constexpr RelayStyleInfo kRelayStyles[] = {
     {.style = RelayStyle::kLeaseToken,
      .name = "lease_token",
+     .summary = "the seed's relay: claims a row under a lease with a fencing "
+                "token, sends, then completes the row with that token",
      .lease_and_token = true,
      .failed_commits = false,
      .one_relay = false,
@@ -72,6 +76,8 @@ inline constexpr RelayStyleInfo kRelayStyles[] = {
      .assumption = ""},
     {.style = RelayStyle::kRowLock,
      .name = "row_lock",
+     .summary = "locks the row (SELECT ... FOR UPDATE SKIP LOCKED), sends, "
+                "marks it and commits, all in one transaction",
      .lease_and_token = false,
      .failed_commits = true,
      .one_relay = false,
@@ -83,6 +89,8 @@ inline constexpr RelayStyleInfo kRelayStyles[] = {
      .assumption = ""},
     {.style = RelayStyle::kSequenceCursor,
      .name = "sequence_cursor",
+     .summary = "one relay reads rows above the highest id it has relayed, in "
+                "id order, and keeps that id",
      .lease_and_token = false,
      .failed_commits = false,
      .one_relay = true,
@@ -94,6 +102,8 @@ inline constexpr RelayStyleInfo kRelayStyles[] = {
      .assumption = ""},
     {.style = RelayStyle::kCdcOffset,
      .name = "cdc_offset",
+     .summary = "one connector reads the database's commit log and flushes its "
+                "read offset now and then",
      .lease_and_token = false,
      .failed_commits = false,
      .one_relay = true,
@@ -105,6 +115,8 @@ inline constexpr RelayStyleInfo kRelayStyles[] = {
      .assumption = ""},
     {.style = RelayStyle::kAgeSweeper,
      .name = "age_sweeper",
+     .summary = "sends each row after its transaction, and a timer sends again "
+                "every row still unmarked after relay.min_age",
      .lease_and_token = false,
      .failed_commits = false,
      .one_relay = false,

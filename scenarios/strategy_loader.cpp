@@ -238,6 +238,19 @@ Result<HandlerProgram> LoadStrategyFile(const std::string& path,
   return ParseStrategyFile(text.value(), path, written_as);
 }
 
+Result<std::string> LoadStrategyDescription(const std::string& path) {
+  const Result<std::string> text = ReadFileText(path);
+  if (!text.ok()) return text.status();
+  if (Result<HandlerProgram> program =
+          ParseStrategyFile(text.value(), path, path);
+      !program.ok()) {
+    return program.status();
+  }
+  Result<toml::table> parsed = ParseTomlText(text.value(), path);
+  if (!parsed.ok()) return parsed.status();
+  return std::string(parsed.value()["description"].value_or(std::string{}));
+}
+
 std::string BuiltinDefinitionPath(std::string_view strategies_dir,
                                   std::string_view name) {
   return fmt::format("{}/{}.toml", strategies_dir, name);

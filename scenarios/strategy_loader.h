@@ -28,6 +28,10 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
 Result<HandlerProgram> LoadStrategyFile(const std::string& path,
                                         const std::string& written_as);
 
+// The `description` of the strategy file at `path` ("" when it has none),
+// once the file has loaded as a strategy (else the loader's error).
+Result<std::string> LoadStrategyDescription(const std::string& path);
+
 // The file of scenarios/strategies/ that defines built-in `name` in the
 // language ("credit.inbox" -> "STRATEGIES_DIR/credit.inbox.toml").
 std::string BuiltinDefinitionPath(std::string_view strategies_dir,

@@ -29,6 +29,9 @@ sed 's/^name = .*/name = "only-installed"/' "$data/bench/1-small.toml" \
 out=$("$installed" bench "${quick[@]}" 2>&1)
 grep -q '^only-installed ' <<<"$out" ||
   fail "the installed binary does not run its installed benchmarks: $out"
+cp "$data/presets/broker-loses-write.toml" "$data/presets/only-installed.toml"
+"$installed" list presets | grep -q '^only-installed ' ||
+  fail "the installed binary does not list its installed presets"
 
 # A copy with no data beside it.
 mkdir "$work/lone"
