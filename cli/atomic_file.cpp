@@ -12,7 +12,15 @@
 
 namespace oc {
 
-Status WriteFileAtomically(const std::string& path, std::string_view content) {
+namespace {
+
+// Writes `content` to a new temporary file beside `path` (creating missing
+// parent folders) and puts it in place with `place` (rename or link),
+// removing the temporary file whatever happens. `place` returns 0 or sets
+// errno, as the system calls do.
+template <class Place>
+Status WriteBeside(const std::string& path, std::string_view content,
+                   Place place) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   std::error_code ec;
@@ -38,13 +46,43 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
     return Status::Error(
         fmt::format("{}: cannot write: {}", path, s.message()));
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (place(temp.c_str(), path.c_str()) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());
+    if (error == EEXIST) {
+      return Status::Error(fmt::format("{}: already exists", path));
+    }
     return Status::Error(
         fmt::format("{}: cannot write: {}", path, std::strerror(error)));
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status WriteFileAtomically(const std::string& path, std::string_view content) {
+  return WriteBeside(path, content, [](const char* temp, const char* target) {
+    return ::rename(temp, target);
+  });
+}
+
+Status CreateFileAtomically(const std::string& path, std::string_view content) {
+  return WriteBeside(path, content, [](const char* temp, const char* target) {
+    // link(2) fails with EEXIST instead of replacing; the temporary name
+    // is then removed, leaving the one link at `target`. A file system
+    // without hard links gets a check and a rename (a file appearing in
+    // between would be replaced).
+    if (::link(temp, target) == 0) {
+      ::unlink(temp);
+      return 0;
+    }
+    if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS) return -1;
+    if (::access(target, F_OK) == 0) {
+      errno = EEXIST;
+      return -1;
+    }
+    return ::rename(temp, target);
+  });
 }
 
 Status WriteSyncAndClose(int fd, std::string_view content) {

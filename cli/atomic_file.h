@@ -17,6 +17,12 @@ namespace oc {
 // that neither leaves the temporary file behind.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
 
+// As WriteFileAtomically, but never replaces a file: fails with "PATH:
+// already exists" when `path` exists, also when it appears while this
+// writes (the new file is linked into place, which fails rather than
+// replace).
+Status CreateFileAtomically(const std::string& path, std::string_view content);
+
 // Writes all of `content` to the open file `fd` (retrying interrupted
 // writes), flushes it to disk and closes it, whatever happens. The error is
 // the system's reason alone, for the caller to prefix with the path.

@@ -174,7 +174,7 @@ constexpr Section kSections[] = {
     {"invariants", "Invariants (check.invariants)", Invariants},
     {"styles", "Relay styles (relay.style)", Styles},
     {"budgets", "Fault budgets ([faults])", Budgets},
-    {"presets", "Presets (scenarios/presets/NAME.toml)", Presets},
+    {"presets", "Presets (outbox-check init FILE --from NAME)", Presets},
     {"catalogue", "Bundled scenarios (scenarios/NAME.toml)", Catalogue},
 };
 

@@ -6,7 +6,7 @@
 // Sections: strategies (kAllStrategies, with each one's description from
 // its definition in scenarios/strategies/), invariants (AllInvariants()),
 // styles (kRelayStyles), budgets (kFaultBudgets), presets (the files of
-// scenarios/presets/, scenarios taken from real systems) and catalogue
+// scenarios/presets/, which `init --from` starts from) and catalogue
 // (every bundled scenario, as FOLDER/NAME under scenarios/). Without a
 // section: all of them, each under a heading.
 

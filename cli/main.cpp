@@ -14,6 +14,7 @@
 #include "cli/check_command.h"
 #include "cli/conform_command.h"
 #include "cli/export_command.h"
+#include "cli/init_command.h"
 #include "cli/list_command.h"
 #include "cli/terminal.h"
 #include "cli/usage_hints.h"
@@ -53,6 +54,12 @@ constexpr const char* kListExitCodes =
     "Exit codes:\n"
     "  0  listed\n"
     "  2  an unknown section, or bundled data that cannot be found or read";
+
+constexpr const char* kInitExitCodes =
+    "Exit codes:\n"
+    "  0  the scenario file was written\n"
+    "  2  an unknown preset, a file that exists (without --force), a file "
+    "that cannot be written, or bundled presets that cannot be found";
 
 }  // namespace
 
@@ -260,6 +267,21 @@ int main(int argc, char** argv) {
                    "One section: " + oc::ListSectionChoices())
       ->option_text(oc::ListSectionChoices());
 
+  oc::InitFlags init_flags;
+  CLI::App* init_cmd = app.add_subcommand(
+      "init",
+      "Write a commented scenario file to start from, copied from a preset, "
+      "whose [expect] says what check finds");
+  init_cmd->footer(kInitExitCodes);
+  init_cmd->add_option("file", init_flags.file, "The scenario file to write")
+      ->required();
+  init_cmd->add_option("--from", init_flags.from,
+                       std::string("The preset to copy (`outbox-check list "
+                                   "presets`; default: ") +
+                           oc::kDefaultPreset + ")");
+  init_cmd->add_flag("--force", init_flags.force,
+                     "Replace the file if it exists");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -280,6 +302,7 @@ int main(int argc, char** argv) {
     list_flags.width = oc::TerminalWidth(stdout);
     return oc::RunList(list_flags, stdout, stderr);
   }
+  if (init_cmd->parsed()) return oc::RunInit(init_flags, stdout, stderr);
   if (bench->parsed()) return oc::RunBench(bench_flags, stdout, stderr);
   if (conform_cmd->parsed()) {
     return oc::RunConform(conform_flags, stdout, stderr);

@@ -7,7 +7,7 @@ bin=$1
 fail() { printf '%s\n' "$*"; exit 1; }
 help() { "$bin" "$@" --help 2>&1 || fail "$* --help failed"; }
 
-for command in check bench export conform list; do
+for command in check bench export conform list init; do
   text=$(help "$command")
   grep -q '^Exit codes:' <<<"$text" || fail "$command --help has no exit codes"
   if grep -Eq -- '->|\{[a-z]+,' <<<"$text"; then
@@ -39,7 +39,7 @@ grep -q '^  0  the model was written' <<<"$export_help" ||
 grep -q -- '--symmetry off|on' <<<"$(help bench)" ||
   fail "bench --help does not show --symmetry off|on"
 
-for command in list; do
+for command in list init; do
   if grep -q '^  [13]  ' <<<"$(help "$command")"; then
     fail "$command --help lists an exit code it never returns"
   fi

@@ -32,6 +32,10 @@ grep -q '^only-installed ' <<<"$out" ||
 cp "$data/presets/broker-loses-write.toml" "$data/presets/only-installed.toml"
 "$installed" list presets | grep -q '^only-installed ' ||
   fail "the installed binary does not list its installed presets"
+out=$("$installed" init "$work/new.toml" --from only-installed 2>&1) ||
+  fail "init from an installed preset failed: $out"
+out=$("$installed" check "$work/new.toml" 2>&1) ||
+  fail "the installed preset's copy does not check: $out"
 
 # A copy with no data beside it.
 mkdir "$work/lone"
