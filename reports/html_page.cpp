@@ -120,20 +120,33 @@ constexpr std::string_view kScript = R"js(
   var viewers = [];
   var active = null;
 
-  function show(v, k) {
+  // Shows step k. At the last step of a run of ticks drawn as one row,
+  // `over` shows the whole run: its action and what it changed since the
+  // step before it.
+  function show(v, k, over) {
     var steps = v.trace.steps;
     v.k = Math.max(0, Math.min(k, steps.length - 1));
     var s = steps[v.k];
     var prev = v.k > 0 ? steps[v.k - 1] : null;
+    var label = String(s.step);
+    if (over && s.over) {
+      prev = steps[s.row[0] - 1];
+      label = s.row[0] + '\u2013' + s.row[1];
+      s = {step: s.step, kind: s.kind, action: s.over.action,
+           detail: s.over.detail, values: s.values, changed: s.over.changed};
+    }
+    v.over = Boolean(over && steps[v.k].over);
     v.rows.forEach(function (row) {
-      row.classList.toggle('current', Number(row.dataset.step) === v.k);
+      row.classList.toggle('current', Number(row.dataset.first) <= v.k &&
+                           v.k <= Number(row.dataset.step));
     });
-    v.pos.textContent = 'step ' + v.k + ' of ' + (steps.length - 1);
+    v.pos.textContent = (v.over ? 'steps ' : 'step ') + (v.k === 0 ? 0 : label) +
+        ' of ' + (steps.length - 1);
     v.action.textContent = '';
     if (s.kind === 'start') {
       v.action.textContent = 'Initial state';
     } else {
-      v.action.append(s.step + '. ' + s.action);
+      v.action.append(label + '. ' + s.action);
       if (s.detail) {
         var d = document.createElement('span');
         d.className = 'detail';
@@ -163,9 +176,9 @@ constexpr std::string_view kScript = R"js(
 
   // A user's move also goes into the URL ("#t1:4"), so that a link or a
   // reload opens the same step.
-  function move(v, k) {
+  function move(v, k, over) {
     active = v;
-    show(v, k);
+    show(v, k, over);
     try {
       history.replaceState(null, '', '#' + v.trace.id + ':' + v.k);
     } catch (e) {
@@ -179,7 +192,7 @@ constexpr std::string_view kScript = R"js(
     viewers.forEach(function (v) {
       if (v.trace.id !== m[1]) return;
       active = v;
-      show(v, Number(m[2]));
+      show(v, Number(m[2]), true);
       var row = v.root.querySelector('svg .step.current') || v.root;
       row.scrollIntoView({block: 'nearest'});
     });
@@ -193,28 +206,47 @@ constexpr std::string_view kScript = R"js(
     v.table = root.querySelector('table.cells');
     var moves = {
       first: function () { return 0; },
-      prev: function () { return v.k - 1; },
-      next: function () { return v.k + 1; },
+      prev: function () { return stepOver(v, -1); },
+      next: function () { return stepOver(v, 1); },
+      into: function () { return v.k + 1; },
       last: function () { return trace.steps.length - 1; }
     };
     Object.keys(moves).forEach(function (name) {
       var b = root.querySelector('button[data-go="' + name + '"]');
       v.buttons[name] = b;
-      b.addEventListener('click', function () { move(v, moves[name]()); });
+      b.addEventListener('click', function () {
+        move(v, moves[name](), name !== 'into');
+      });
     });
     v.rows.forEach(function (row) {
-      row.addEventListener('click', function () { move(v, Number(row.dataset.step)); });
+      row.addEventListener('click', function () {
+        move(v, Number(row.dataset.step), true);
+      });
     });
     root.addEventListener('focusin', function () { active = v; });
     show(v, 0);
     return v;
   }
 
+  // The step one row on (dir 1) or back (dir -1): a run of ticks drawn
+  // as one row is crossed in one move.
+  function stepOver(v, dir) {
+    var steps = v.trace.steps;
+    if (dir > 0) {
+      var next = steps[Math.min(v.k + 1, steps.length - 1)];
+      return next.row[0] === v.k + 1 ? next.row[1] : v.k + 1;
+    }
+    var here = steps[v.k];
+    return v.k > 0 && here.row[1] === v.k ? here.row[0] - 1 : v.k - 1;
+  }
+
   function selfTest() {
     var lines = [];
     viewers.forEach(function (v) {
       var want = {message: 0, note: 0};
-      v.trace.steps.forEach(function (s) { if (s.kind in want) want[s.kind]++; });
+      v.trace.steps.forEach(function (s) {
+        if (s.kind in want && s.row[1] === s.step) want[s.kind]++;
+      });
       var arrows = v.root.querySelectorAll('svg .message').length;
       var notes = v.root.querySelectorAll('svg .note').length;
       lines.push('trace ' + v.trace.id + ': arrows ' + arrows + '/' + want.message +
@@ -237,6 +269,21 @@ constexpr std::string_view kScript = R"js(
       history.replaceState(null, '', '#' + v.trace.id + ':3');
       fromHash();
       lines.push('a link to a step opens it: ' + (v.k === 3 ? 'ok' : 'FAILED'));
+      // A run of ticks: next crosses it in one move, into enters it.
+      viewers.forEach(function (w) {
+        var run = w.trace.steps.filter(function (s) { return s.over; })[0];
+        if (!run || run !== w.trace.steps[run.row[1]]) return;
+        show(w, run.row[0] - 1);
+        w.buttons.next.click();
+        var crossed = w.k === run.row[1];
+        show(w, run.row[0] - 1);
+        w.buttons.into.click();
+        var entered = w.k === run.row[0];
+        var row = w.root.querySelector('svg .step.current');
+        lines.push('trace ' + w.trace.id + ': next crosses a run of ticks, into enters it: ' +
+                   (crossed && entered && row && row.dataset.step === String(run.row[1])
+                        ? 'ok' : 'FAILED'));
+      });
       history.replaceState(null, '', '#selftest');
       show(v, 0);
     }
@@ -252,8 +299,15 @@ constexpr std::string_view kScript = R"js(
     document.addEventListener('keydown', function (e) {
       var v = active || viewers[0];
       if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === 'ArrowRight') { move(v, v.k + 1); e.preventDefault(); }
-      if (e.key === 'ArrowLeft') { move(v, v.k - 1); e.preventDefault(); }
+      var into = e.shiftKey;
+      if (e.key === 'ArrowRight') {
+        move(v, into ? v.k + 1 : stepOver(v, 1), !into);
+        e.preventDefault();
+      }
+      if (e.key === 'ArrowLeft') {
+        move(v, into ? v.k - 1 : stepOver(v, -1), !into);
+        e.preventDefault();
+      }
     });
     window.addEventListener('hashchange', fromHash);
     if (location.hash === '#selftest') {

@@ -20,6 +20,7 @@ using testing::Contains;
 
 using testing::Holding;
 using testing::Pinned;
+using testing::PinnedTicks;
 using testing::Violated;
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -269,6 +270,22 @@ TEST_CASE("a description cannot open a heading, list or code block") {
   r.scenario.description = "# not a heading\n- not a list\n    1. nor this\n";
   const std::string md = MarkdownReport(r, {.wall_clock = false});
   CHECK(Contains(md, "\n\n\\# not a heading\n\\- not a list\n1\\. nor this\n"));
+}
+
+TEST_CASE(
+    "a run of ticks is one row of the step table and one note of the "
+    "diagram, numbered with the steps it spans") {
+  const std::string md = MarkdownReport(PinnedTicks(), {.wall_clock = false});
+  CHECK(Contains(md, "| 5–9 | `5 ticks` (+5m, to 5m since the start) |"));
+  CHECK_FALSE(Contains(md, "| 6 |"));
+  CHECK(Contains(md, "| 10 | `consume(g1, 1, e1)`"));
+  const std::vector<std::string> diagram = MermaidBlock(md);
+  CHECK(std::count_if(diagram.begin(), diagram.end(), [](const std::string& l) {
+          return l.find("time passes") != std::string::npos;
+        }) == 1);
+  CHECK(std::find(diagram.begin(), diagram.end(),
+                  "  Note over P0: 5–9. time passes 5m in 5 ticks, to 5m "
+                  "since the start") != diagram.end());
 }
 
 }  // namespace
