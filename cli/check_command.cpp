@@ -201,6 +201,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   if (flags.report_dir) {
     reports::ReportOptions report;
     report.wall_clock = !flags.no_time;
+    if (!flags.no_time) report.command_line = flags.command_line;
     std::vector<OutputFile> files;
     for (reports::ReportFile& f : reports::ReportFiles(results, report)) {
       files.push_back({std::move(f.name), std::move(f.content)});

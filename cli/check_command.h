@@ -20,6 +20,9 @@ enum class TraceMode { kAuto, kAlways, kNever };
 // The flags of `check`; each default is the flag's default.
 struct CheckFlags {
   std::vector<std::string> paths;
+  // The command as typed, quoted for a POSIX shell, which reports state
+  // (unless no_time asks for byte-identical output).
+  std::string command_line;
   std::optional<int> max_depth;             // none: the scenario's own
   std::optional<std::uint64_t> max_states;  // none: the scenario's own
   // Stop a search before it holds more than this many bytes (store,

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/bench_command.h"
@@ -26,6 +27,34 @@ constexpr const char* kExitCodes =
     "  3  a limit stopped a search, so a \"holds\" was not proved, or "
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
     "written)";
+
+// The command as typed, each argument quoted for a POSIX shell when it
+// holds anything but letters, digits and -_./=:,+@%.
+std::string CommandLine(int argc, char** argv) {
+  std::string out = "outbox-check";
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const bool plain =
+        !arg.empty() && arg.find_first_not_of(
+                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                            "0123456789-_./=:,+@%") == std::string_view::npos;
+    out += ' ';
+    if (plain) {
+      out += arg;
+      continue;
+    }
+    out += '\'';
+    for (char c : arg) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out += c;
+      }
+    }
+    out += '\'';
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -84,8 +113,9 @@ int main(int argc, char** argv) {
               {"never", oc::TraceMode::kNever}},
           CLI::ignore_case));
   check->add_flag("--no-time", flags.no_time,
-                  "Leave wall-clock seconds out, so output is byte-identical "
-                  "across runs");
+                  "Leave wall-clock seconds and the command line out of the "
+                  "output and reports, so they are byte-identical across "
+                  "runs");
   check->add_option("--report-dir", flags.report_dir,
                     "Write NAME.md, NAME.html, NAME.json per scenario, and "
                     "index.md, index.html, junit.xml, into this folder");
@@ -209,5 +239,6 @@ int main(int argc, char** argv) {
     return oc::RunExport(export_flags, stdout, stderr);
   }
   flags.github_annotations = std::getenv("GITHUB_ACTIONS") != nullptr;
+  flags.command_line = CommandLine(argc, argv);
   return oc::RunCheck(flags, stdout, stderr);
 }

@@ -324,7 +324,8 @@ constexpr std::string_view kScript = R"js(
 }  // namespace
 
 std::string HtmlPage(std::string_view title, std::string_view body,
-                     std::optional<std::string_view> data) {
+                     std::optional<std::string_view> data,
+                     std::string_view written_by) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, "
@@ -337,7 +338,8 @@ std::string HtmlPage(std::string_view title, std::string_view body,
         "<pre id=\"oc-errors\" class=\"errors\" hidden></pre>\n"
         "<pre id=\"oc-selftest\" hidden></pre>\n";
   }
-  out += "<footer>Written by outbox-check.</footer>\n</main>\n";
+  out += fmt::format("<footer>Written by {}.</footer>\n</main>\n",
+                     EscapeMarkup(written_by));
   if (data) {
     out += fmt::format(
         "<script type=\"application/json\" id=\"oc-data\">{}</script>\n"

@@ -46,13 +46,15 @@
 namespace oc::reports {
 
 // A complete HTML5 document titled `title` (text, escaped here) around
-// `body` (HTML). With `data`, the page also carries the step-through: the
-// data as <script type="application/json" id="oc-data">, the script, and
-// the elements it writes into.
+// `body` (HTML), with a footer saying `written_by` (text, escaped here).
+// With `data`, the page also carries the step-through: the data as
+// <script type="application/json" id="oc-data">, the script, and the
+// elements it writes into.
 // REQUIRES: `data`, when set, is JSON of the shape above whose strings were
 // written by JsonString (so that it cannot close its <script> element).
 std::string HtmlPage(std::string_view title, std::string_view body,
-                     std::optional<std::string_view> data);
+                     std::optional<std::string_view> data,
+                     std::string_view written_by);
 
 // `text` as a JSON string literal that is also safe inside a <script>
 // element: '<', '>' and '&' are written as \u escapes, so no "</script>" or

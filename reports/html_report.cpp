@@ -476,7 +476,7 @@ std::string HtmlReport(const ScenarioResult& result,
   for (std::size_t i = 0; i < json.size(); ++i)
     data += (i ? "," : "") + json[i];
   data += "]}";
-  return HtmlPage(s.name + " - outbox-check", body, data);
+  return HtmlPage(s.name + " - outbox-check", body, data, WrittenBy(options));
 }
 
 std::string HtmlIndex(const std::vector<ScenarioResult>& results,
@@ -510,7 +510,8 @@ std::string HtmlIndex(const std::vector<ScenarioResult>& results,
     body += "</tr>\n";
   }
   body += "</tbody>\n</table>\n";
-  return HtmlPage("outbox-check report", body, std::nullopt);
+  return HtmlPage("outbox-check report", body, std::nullopt,
+                  WrittenBy(options));
 }
 
 }  // namespace oc::reports

@@ -429,6 +429,14 @@ std::string JsonReport(const ScenarioResult& result,
   JsonWriter w;
   w.BeginObject();
   w.Key("schema_version").Number(kJsonSchemaVersion);
+  w.Key("tool").BeginObject();
+  w.Key("name").String("outbox-check");
+  w.Key("version").String(OUTBOX_CHECK_VERSION);
+  w.Key("command_line")
+      .OptionalString(options.command_line.empty()
+                          ? std::nullopt
+                          : std::optional<std::string>(options.command_line));
+  w.EndObject();
   WriteScenario(w, result.scenario);
   WriteConfig(w, result.scenario.config);
   WriteExpectation(w, result.scenario);

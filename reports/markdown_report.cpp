@@ -272,7 +272,7 @@ void AppendSummary(const ScenarioResult& result, std::string& out) {
     return items.empty() ? std::string("none")
                          : fmt::format("{}", fmt::join(items, ", "));
   };
-  out += "## Summary\n\n| | |\n|---|---|\n";
+  out += "## Summary\n\n| Question | Answer |\n|---|---|\n";
   row("Verdict", MarkdownText(VerdictText(result)));
   row("Expected", MarkdownText(ExpectedText(scenario)));
   row("Outcome", "**" + MarkdownText(OutcomeText(result.outcome)) + "**");
@@ -386,7 +386,7 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
                   std::string& out) {
   const Exploration& e = result.exploration;
   const explorer::Stats& s = e.stats;
-  out += "## Search\n\n| | |\n|---|---|\n";
+  out += "## Search\n\n| Measure | Value |\n|---|---|\n";
   if (result.replay) {
     out += fmt::format(
         "| Search | pinned order of {}; {} |\n",
@@ -559,18 +559,30 @@ std::string MarkdownReport(const ScenarioResult& result,
     out += MarkdownProse(scenario.description) + "\n";
   }
   out += fmt::format("Scenario file: {}\n\n", MarkdownCode(scenario.path));
+  // What a reader comes for first: the verdict, then the traces with their
+  // step tables and diagrams; the configuration, search and coverage after.
   AppendSummary(result, out);
+  AppendViolations(result, out);
+  if (result.replay) AppendReplay(result, out);
   AppendConfiguration(result, out);
   AppendSearch(result, options, out);
   AppendCoverage(result.exploration, out);
-  AppendViolations(result, out);
-  if (result.replay) AppendReplay(result, out);
+  out += MarkdownWrittenBy(options);
   // One trailing newline, whatever the last section ended with.
   while (out.size() > 1 && out[out.size() - 1] == '\n' &&
          out[out.size() - 2] == '\n') {
     out.pop_back();
   }
   return out;
+}
+
+std::string MarkdownWrittenBy(const ReportOptions& options) {
+  std::string out = fmt::format("---\n\nWritten by outbox-check {}",
+                                OUTBOX_CHECK_VERSION);
+  if (!options.command_line.empty()) {
+    out += ", by the command " + MarkdownCode(options.command_line);
+  }
+  return out + ".\n";
 }
 
 }  // namespace oc::reports

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "check/scenario_check.h"
+#include "reports/report_options.h"
 
 namespace oc::reports {
 
@@ -29,6 +30,10 @@ std::string StopText(explorer::Stop stop);
 // stored)", or "symmetry of relays r1 r2 (2!); instances of billing (2!):
 // 1768 states stored, one per orbit of the 7055".
 std::string ReductionText(const Exploration& e);
+// Who wrote a report: "outbox-check 0.1.0", then ", by the command:
+// outbox-check check scenarios --report-dir out" when the options carry
+// the command line. Plain text; each writer escapes it.
+std::string WrittenBy(const ReportOptions& options);
 // "safety", "transition", "at rest".
 std::string KindText(explorer::PropertyKind kind);
 // The point of no return of violation `i` in words: "step 4, claim(B, e1):
