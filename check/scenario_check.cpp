@@ -392,8 +392,8 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
                                      const CheckOptions& options) {
   ScenarioResult result;
   result.scenario = scenario;
-  result.scenario.config.checks_read =
-      WhatChecksRead(scenario.config, scenario.invariants, scenario.expressions);
+  result.scenario.config.checks_read = WhatChecksRead(
+      scenario.config, scenario.invariants, scenario.expressions);
   result.model = std::make_shared<const OutboxModel>(result.scenario.config);
   const OutboxModel& model = *result.model;
   const std::vector<Property> properties =

@@ -35,9 +35,10 @@ std::string CommandLine(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const bool plain =
-        !arg.empty() && arg.find_first_not_of(
-                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                            "0123456789-_./=:,+@%") == std::string_view::npos;
+        !arg.empty() &&
+        arg.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            "0123456789-_./=:,+@%") == std::string_view::npos;
     out += ' ';
     if (plain) {
       out += arg;

@@ -269,9 +269,10 @@ std::vector<StepRow> PresentRows(const OutboxModel& model,
       rows.push_back(StepRow{i, i, steps[i]});
     } else {
       StepPresentation run = steps[i];  // a note over the database
-      run.text = fmt::format("time passes {} in {} ticks, to {} since the start",
-                             FormatDuration(ticks * unit), ticks,
-                             FormatDuration(elapsed + ticks * unit));
+      run.text =
+          fmt::format("time passes {} in {} ticks, to {} since the start",
+                      FormatDuration(ticks * unit), ticks,
+                      FormatDuration(elapsed + ticks * unit));
       run.action = fmt::format("{} ticks", ticks);
       run.detail = fmt::format("+{}, to {} since the start",
                                FormatDuration(ticks * unit),

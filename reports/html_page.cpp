@@ -17,7 +17,7 @@ constexpr std::string_view kStyle = R"css(
 *{box-sizing:border-box}
 body{margin:0;color:var(--fg);background:#fff;
 font:14px/1.5 system-ui,-apple-system,"Segoe UI","DejaVu Sans",sans-serif}
-main{max-width:1360px;margin:0 auto;padding:20px 32px 48px}
+main{max-width:1880px;margin:0 auto;padding:20px 32px 48px}
 h1{font-size:24px;margin:0}
 h2{font-size:18px;margin:20px 0 8px;padding-bottom:2px;
 border-bottom:1px solid var(--line)}
@@ -57,11 +57,17 @@ border:1px solid var(--line);vertical-align:-1px}
 .swatch.ponr{background:var(--ponr-bg)}.swatch.broke{background:var(--bad-bg)}
 .swatch.current{background:var(--cur);border-color:var(--cur-line)}
 .hint{color:var(--muted);font-size:12px;margin:6px 0 0}
-.trace-body{display:flex;flex-wrap:wrap;gap:20px;align-items:flex-start}
+.trace-body{display:grid;grid-template-columns:minmax(0,max-content) minmax(320px,460px);
+gap:20px;align-items:start}
 .diagram{overflow-x:auto;border:1px solid var(--line);border-radius:6px;
-max-width:100%}
-.stepper{flex:1 1 340px;min-width:320px;max-width:560px;border:1px solid var(--line);
-border-radius:6px;padding:10px 12px;position:sticky;top:8px;background:#fff}
+min-width:0}
+.stepper{border:1px solid var(--line);border-radius:6px;padding:10px 12px;
+position:sticky;top:8px;max-height:calc(100vh - 16px);overflow-y:auto;
+background:#fff}
+@media (max-width:860px){.trace-body{grid-template-columns:minmax(0,1fr)}
+.stepper{position:static;max-height:none}}
+.only-changed{font-size:12px;color:var(--muted);margin-left:4px;white-space:nowrap}
+table.cells.changed-only tbody tr:not(.changed){display:none}
 .controls{display:flex;gap:6px;align-items:center;flex-wrap:wrap}
 .controls button{font:inherit;font-size:13px;padding:2px 10px;border-radius:6px;
 border:1px solid var(--line);background:var(--soft);cursor:pointer}
@@ -170,6 +176,7 @@ constexpr std::string_view kScript = R"js(
       }
     });
     v.table.replaceChild(body, v.table.tBodies[0]);
+    v.table.classList.toggle('changed-only', v.onlyChanged.checked && v.k > 0);
     v.buttons.first.disabled = v.buttons.prev.disabled = v.k === 0;
     v.buttons.last.disabled = v.buttons.next.disabled = v.k === steps.length - 1;
   }
@@ -204,6 +211,8 @@ constexpr std::string_view kScript = R"js(
     v.pos = root.querySelector('.pos');
     v.action = root.querySelector('.action');
     v.table = root.querySelector('table.cells');
+    v.onlyChanged = root.querySelector('input.only-changed-box');
+    v.onlyChanged.addEventListener('change', function () { show(v, v.k, v.over); });
     var moves = {
       first: function () { return 0; },
       prev: function () { return stepOver(v, -1); },
@@ -287,6 +296,39 @@ constexpr std::string_view kScript = R"js(
       history.replaceState(null, '', '#selftest');
       show(v, 0);
     }
+    viewers.forEach(function (w) {
+      // The state panel sits beside the diagram, its top in view.
+      var d = w.root.querySelector('.diagram').getBoundingClientRect();
+      var p = w.root.querySelector('.stepper').getBoundingClientRect();
+      var wide = window.innerWidth > 860;
+      lines.push('trace ' + w.trace.id + ': state panel ' +
+                 (wide ? 'beside' : 'below') + ' the diagram: ' +
+                 ((wide ? p.left >= d.right - 1 && p.top < d.bottom
+                        : p.top >= d.bottom - 1) ? 'ok' : 'FAILED'));
+      // No label of the diagram runs past its right edge.
+      var svg = w.root.querySelector('svg.sequence');
+      var right = svg.width.baseVal.value;
+      var cut = Array.prototype.filter.call(svg.querySelectorAll('text'), function (t) {
+        var b = t.getBBox();
+        return b.x + b.width > right + 0.5;
+      });
+      lines.push('trace ' + w.trace.id + ': no label cut off: ' +
+                 (cut.length === 0 ? 'ok' : 'FAILED (' + cut[0].textContent + ')'));
+      // The toggle hides the cells a step left alone.
+      show(w, 1);
+      w.onlyChanged.checked = true;
+      show(w, 1);
+      var shown = Array.prototype.filter.call(w.table.tBodies[0].rows, function (r) {
+        return getComputedStyle(r).display !== 'none';
+      }).length;
+      w.onlyChanged.checked = false;
+      show(w, 1);
+      var all = w.table.tBodies[0].rows.length;
+      lines.push('trace ' + w.trace.id + ': changed cells only: ' +
+                 (shown === w.trace.steps[1].changed.length && all === w.trace.names.length
+                      ? 'ok' : 'FAILED'));
+      show(w, 0);
+    });
     lines.push('script errors: ' + errors.length);
     document.getElementById('oc-selftest').textContent = lines.join('\n');
   }

@@ -391,6 +391,8 @@ std::string TraceSection(const ScenarioResult& r,
       "<button type=\"button\" data-go=\"into\" title=\"One step at a "
       "time, into a run of ticks (Shift+&#x2192;)\">Into</button>"
       "<button type=\"button\" data-go=\"last\">Last &#xBB;</button>"
+      "<label class=\"only-changed\"><input type=\"checkbox\" "
+      "class=\"only-changed-box\"> changed cells only</label>"
       "<span class=\"pos\"></span></div>\n<div class=\"action\"></div>\n"
       "<table class=\"cells\"><thead><tr><th>cell</th><th>value</th></tr>"
       "</thead><tbody></tbody></table>\n<p class=\"hint\">Every cell of "
@@ -446,8 +448,8 @@ std::string HtmlReport(const ScenarioResult& result,
                                 Esc(PointOfNoReturnText(result, i));
     const std::vector<StepRow> rows = PresentRows(
         *result.model, v.trace.actions, v.trace.states, MarkedSteps(svg));
-    traces += TraceSection(result, rows, json.size(), svg.id,
-                           heading, callout, svg);
+    traces +=
+        TraceSection(result, rows, json.size(), svg.id, heading, callout, svg);
     json.push_back(TraceJson(*result.model, v.trace, svg.id, rows));
   }
   if (result.replay) {

@@ -217,8 +217,7 @@ void AppendStepTable(const OutboxModel& model, const Trace& trace,
     out += TableRow(
         {row.grouped() ? fmt::format("{}–{}", row.first + 1, row.last + 1)
                        : fmt::format("{}", row.first + 1),
-         action,
-         fmt::format("{}", fmt::join(changed, "<br>")),
+         action, fmt::format("{}", fmt::join(changed, "<br>")),
          fmt::format("<details><summary>{}</summary>{}</details>",
                      Plural(cells.size(), "cell"), fmt::join(state, "<br>"))});
   }
@@ -577,8 +576,8 @@ std::string MarkdownReport(const ScenarioResult& result,
 }
 
 std::string MarkdownWrittenBy(const ReportOptions& options) {
-  std::string out = fmt::format("---\n\nWritten by outbox-check {}",
-                                OUTBOX_CHECK_VERSION);
+  std::string out =
+      fmt::format("---\n\nWritten by outbox-check {}", OUTBOX_CHECK_VERSION);
   if (!options.command_line.empty()) {
     out += ", by the command " + MarkdownCode(options.command_line);
   }

@@ -158,7 +158,8 @@ std::string SequenceSvg(const SequenceDiagram& d, const SvgOptions& options) {
       row_labels[r] += m.label;
     }
     if (!row_labels[r].empty()) {
-      mark_width = std::max(mark_width, TextWidth(row_labels[r]) + 20);
+      // Mark labels are bold, about a fifth wider than plain text.
+      mark_width = std::max(mark_width, TextWidth(row_labels[r]) * 6 / 5 + 24);
     }
   }
   const int width =

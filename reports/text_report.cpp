@@ -15,8 +15,7 @@ namespace {
 // is one row, with the cells the whole run changed.
 void AppendSteps(const OutboxModel& model, const Trace& trace,
                  std::string& out) {
-  for (const StepRow& row :
-       PresentRows(model, trace.actions, trace.states)) {
+  for (const StepRow& row : PresentRows(model, trace.actions, trace.states)) {
     const StepPresentation& step = row.step;
     const std::string number =
         row.grouped() ? fmt::format("{}-{}", row.first + 1, row.last + 1)

@@ -208,10 +208,9 @@ TEST_CASE(
   c.time.consumer_outage = 300;
   c.budgets.consumer_outages = 1;
   OutboxModel m(c);
-  const Run run =
-      RunOf(m, {"claim(r1, e1)", "send(r1)", "complete(r1)",
-                "consumer_outage(g1)", "tick", "tick", "tick", "tick", "tick",
-                "consume(g1, 1, e1)"});
+  const Run run = RunOf(
+      m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "consumer_outage(g1)",
+          "tick", "tick", "tick", "tick", "tick", "consume(g1, 1, e1)"});
   const std::vector<StepRow> rows = PresentRows(m, run.actions, run.states);
   REQUIRE(rows.size() == 6);
   CHECK(rows[3].first == 3);
@@ -225,8 +224,7 @@ TEST_CASE(
   CHECK(rows[4].step.detail == "+5m, to 5m since the start");
   CHECK(rows[4].step.text ==
         "time passes 5m in 5 ticks, to 5m since the start");
-  CHECK(rows[4].step.changed ==
-        ChangedCells(m, run.states[4], run.states[9]));
+  CHECK(rows[4].step.changed == ChangedCells(m, run.states[4], run.states[9]));
   CHECK_FALSE(rows[4].step.changed.empty());
   CHECK(rows[5].step.action == "consume(g1, 1, e1)");
   // A marked step (7, 1-based) splits the run around it, and the runs on

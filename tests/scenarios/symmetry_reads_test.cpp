@@ -74,7 +74,8 @@ TEST_CASE(
   CHECK(distinct.exploration.stats.stored_states ==
         alike.exploration.stats.stored_states);
   CHECK(distinct.exploration.stats.states == alike.exploration.stats.states);
-  CHECK(distinct.exploration.stats.states == unreduced.exploration.stats.states);
+  CHECK(distinct.exploration.stats.states ==
+        unreduced.exploration.stats.states);
   CHECK(distinct.exploration.stats.transitions ==
         unreduced.exploration.stats.transitions);
   CHECK(distinct.exploration.stats.stored_states * 2 <
