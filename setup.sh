@@ -24,8 +24,8 @@ packages=(
   libtomlplusplus-dev libpq-dev
 )
 if $tests; then
-  packages+=(clang-format python3 chromium spin postgresql clang-14
-    libclang-rt-14-dev)
+  packages+=(clang-format python3 python3-jsonschema chromium spin postgresql
+    clang-14 libclang-rt-14-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
