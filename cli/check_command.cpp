@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
 #include "reports/graphviz_report.h"
+#include "reports/json_report.h"
 #include "reports/report_set.h"
 #include "reports/text_report.h"
 #include "reports/wording.h"
@@ -82,12 +83,13 @@ int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
   return kExitLimit;
 }
 
-}  // namespace
-
-int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
-  // SIGINT and SIGTERM stop the run before its next search, or a search at
-  // its next batch, and leave no partial output.
-  const InterruptFlag interrupt;
+// Checks and writes what `flags` ask for, printing for people to `out`;
+// `results` receives every result as it comes. SIGINT and SIGTERM, raised
+// on `interrupt`, stop the run before its next search, or a search at its
+// next batch, and leave no partial output.
+int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
+                  std::vector<ScenarioResult>& results, std::FILE* out,
+                  std::FILE* err) {
   if (flags.graph && flags.paths.size() != 1) {
     fmt::print(err,
                "outbox-check: --graph draws one scenario; give one file\n");
@@ -120,7 +122,6 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   reports::TextOptions text;
   text.wall_clock = !flags.no_time;
   const bool progress_enabled = isatty(fileno(err)) != 0;
-  std::vector<ScenarioResult> results;
   std::vector<Outcome> outcomes;
   for (const Scenario& scenario : *scenarios) {
     if (interrupt.raised()) break;
@@ -220,6 +221,27 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
              code == 0   ? "all scenarios as expected"
              : code == 1 ? "some scenario differs from its expectation"
                          : "some search stopped at a limit; not proved");
+  return code;
+}
+
+}  // namespace
+
+int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
+  const InterruptFlag interrupt;
+  std::vector<ScenarioResult> results;
+  if (flags.format == OutputFormat::kText) {
+    return CheckAndWrite(flags, interrupt, results, out, err);
+  }
+  // Standard output carries the document alone.
+  const int code = CheckAndWrite(flags, interrupt, results, err, err);
+  if (code == kExitUsage) return code;
+  reports::ReportOptions options;
+  options.wall_clock = !flags.no_time;
+  const reports::JsonRun run{.tool_version = OUTBOX_CHECK_VERSION,
+                             .exit_code = code,
+                             .interrupted = interrupt.raised()};
+  fmt::print(out, "{}", reports::JsonRunReport(results, run, options));
+  std::fflush(out);
   return code;
 }
 

@@ -17,6 +17,10 @@ inline constexpr int kExitLimit = 3;  // also: interrupted by a signal
 
 enum class TraceMode { kAuto, kAlways, kNever };
 
+// What `check` prints on standard output: the text for people, or one JSON
+// document (reports/json_report.h JsonRunReport) and nothing else.
+enum class OutputFormat { kText, kJson };
+
 // The flags of `check`; each default is the flag's default.
 struct CheckFlags {
   std::vector<std::string> paths;
@@ -37,6 +41,10 @@ struct CheckFlags {
   // Keep the state graph only if it fits in this many bytes; none:
   // CheckOptions' default (256 MiB).
   std::optional<std::uint64_t> graph_memory;
+  // kJson: `out` gets the run document alone, printed last (none after a
+  // usage or input error, exit code 2); what kText prints there goes to
+  // `err` instead.
+  OutputFormat format = OutputFormat::kText;
   // Print `::error` annotations for unexpected outcomes (set when the
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;

@@ -86,6 +86,16 @@ int main(int argc, char** argv) {
   check->add_flag("--no-time", flags.no_time,
                   "Leave wall-clock seconds out, so output is byte-identical "
                   "across runs");
+  check
+      ->add_option("--format", flags.format,
+                   "What standard output carries: text (for people), or "
+                   "json (one JSON document with every scenario's report; "
+                   "everything else goes to standard error)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, oc::OutputFormat>{
+              {"text", oc::OutputFormat::kText},
+              {"json", oc::OutputFormat::kJson}},
+          CLI::ignore_case));
   check->add_option("--report-dir", flags.report_dir,
                     "Write NAME.md, NAME.html, NAME.json per scenario, and "
                     "index.md, index.html, junit.xml, into this folder");

@@ -335,11 +335,9 @@ void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
   w.EndObject();
 }
 
-}  // namespace
-
-std::string JsonReport(const ScenarioResult& result,
-                       const ReportOptions& options) {
-  JsonWriter w;
+// The whole per-scenario document, as one value of `w`.
+void WriteReport(JsonWriter& w, const ScenarioResult& result,
+                 const ReportOptions& options) {
   w.BeginObject();
   w.Key("schema_version").Number(kJsonSchemaVersion);
   WriteScenario(w, result.scenario);
@@ -354,6 +352,34 @@ std::string JsonReport(const ScenarioResult& result,
   WriteStats(w, result, options);
   WriteViolations(w, result);
   WriteReplay(w, result);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string JsonReport(const ScenarioResult& result,
+                       const ReportOptions& options) {
+  JsonWriter w;
+  WriteReport(w, result, options);
+  return w.Finish();
+}
+
+std::string JsonRunReport(const std::vector<ScenarioResult>& results,
+                          const JsonRun& run, const ReportOptions& options) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("schema_version").Number(kJsonSchemaVersion);
+  w.Key("tool").BeginObject();
+  w.Key("name").String("outbox-check");
+  w.Key("version").String(run.tool_version);
+  w.EndObject();
+  w.Key("exit_code").Number(run.exit_code);
+  w.Key("interrupted").Bool(run.interrupted);
+  w.Key("scenarios").BeginArray();
+  for (const ScenarioResult& result : results) {
+    WriteReport(w, result, options);
+  }
+  w.EndArray();
   w.EndObject();
   return w.Finish();
 }
