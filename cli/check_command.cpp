@@ -16,6 +16,7 @@
 #include "reports/graphviz_report.h"
 #include "reports/json_report.h"
 #include "reports/report_set.h"
+#include "reports/sarif_report.h"
 #include "reports/text_report.h"
 #include "reports/wording.h"
 #include "scenarios/scenario_writer.h"
@@ -105,14 +106,16 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   }
   // Where the output goes is checked before any search, so that a bad
   // folder costs none.
-  for (Status s : {flags.report_dir
-                       ? PrepareOutputFolder("--report-dir", *flags.report_dir)
-                       : Status::Ok(),
-                   flags.save_traces ? PrepareOutputFolder("--save-traces",
-                                                           *flags.save_traces)
-                                     : Status::Ok(),
-                   flags.graph ? PrepareOutputFile("--graph", *flags.graph)
-                               : Status::Ok()}) {
+  for (Status s :
+       {flags.report_dir
+            ? PrepareOutputFolder("--report-dir", *flags.report_dir)
+            : Status::Ok(),
+        flags.save_traces
+            ? PrepareOutputFolder("--save-traces", *flags.save_traces)
+            : Status::Ok(),
+        flags.graph ? PrepareOutputFile("--graph", *flags.graph) : Status::Ok(),
+        flags.sarif ? PrepareOutputFile("--sarif", *flags.sarif)
+                    : Status::Ok()}) {
     if (!s.ok()) {
       fmt::print(err, "outbox-check: {}\n", s.message());
       return kExitUsage;
@@ -214,6 +217,16 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
       return kExitUsage;
     }
     fmt::print(out, "reports written to {}\n", *flags.report_dir);
+  }
+  if (flags.sarif) {
+    if (interrupt.raised()) return Interrupted(interrupt, out);
+    if (Status s = WriteFileAtomically(
+            *flags.sarif, reports::SarifReport(results, OUTBOX_CHECK_VERSION));
+        !s.ok()) {
+      fmt::print(err, "outbox-check: --sarif: {}\n", s.message());
+      return kExitUsage;
+    }
+    fmt::print(out, "SARIF log written to {}\n", *flags.sarif);
   }
 
   const int code = ExitCodeFor(outcomes);

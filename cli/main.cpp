@@ -102,6 +102,10 @@ int main(int argc, char** argv) {
   check->add_option("--save-traces", flags.save_traces,
                     "Write each counterexample as a pinned-order scenario "
                     "file into this folder (a regression test to check)");
+  check->add_option("--sarif", flags.sarif,
+                    "Write the run's violations and unexpected outcomes as a "
+                    "SARIF 2.1.0 log to this file, located in the scenario "
+                    "files, each counterexample as a code flow");
   check->add_option("--graph", flags.graph,
                     "Write the state graph of the one scenario given to this "
                     "Graphviz DOT file");
