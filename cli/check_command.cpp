@@ -13,6 +13,7 @@
 #include "cli/output_folder.h"
 #include "cli/progress.h"
 #include "cli/scenario_paths.h"
+#include "export/itf_export.h"
 #include "reports/graphviz_report.h"
 #include "reports/json_report.h"
 #include "reports/report_set.h"
@@ -114,8 +115,8 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
             ? PrepareOutputFolder("--save-traces", *flags.save_traces)
             : Status::Ok(),
         flags.graph ? PrepareOutputFile("--graph", *flags.graph) : Status::Ok(),
-        flags.sarif ? PrepareOutputFile("--sarif", *flags.sarif)
-                    : Status::Ok()}) {
+        flags.sarif ? PrepareOutputFile("--sarif", *flags.sarif) : Status::Ok(),
+        flags.itf ? PrepareOutputFolder("--itf", *flags.itf) : Status::Ok()}) {
     if (!s.ok()) {
       fmt::print(err, "outbox-check: {}\n", s.message());
       return kExitUsage;
@@ -186,6 +187,24 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     for (const OutputFile& f : files) {
       fmt::print(out, "saved {}\n",
                  (std::filesystem::path(*flags.save_traces) / f.name).string());
+    }
+  }
+  if (flags.itf) {
+    std::vector<OutputFile> files;
+    for (const reports::TraceFileName& file :
+         reports::CounterexampleFileNames(results, ".itf.json")) {
+      files.push_back(
+          {file.name, exports::ItfTrace(results[file.result], file.violation)});
+    }
+    if (Status s = WriteFileSet("--itf", *flags.itf, files, interrupt.flag());
+        !s.ok()) {
+      if (interrupt.raised()) return Interrupted(interrupt, out);
+      fmt::print(err, "outbox-check: {}\n", s.message());
+      return kExitUsage;
+    }
+    for (const OutputFile& f : files) {
+      fmt::print(out, "ITF trace written to {}\n",
+                 (std::filesystem::path(*flags.itf) / f.name).string());
     }
   }
   if (flags.graph) {

@@ -38,6 +38,7 @@ struct CheckFlags {
   std::optional<std::string> save_traces;  // write regression scenarios
   std::optional<std::string> graph;        // write the state graph (DOT)
   std::optional<std::string> sarif;        // write a SARIF 2.1.0 log
+  std::optional<std::string> itf;          // write ITF traces there
   std::uint64_t graph_limit = 5000;        // largest graph --graph draws
   // Keep the state graph only if it fits in this many bytes; none:
   // CheckOptions' default (256 MiB).

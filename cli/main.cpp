@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
                     "Write the run's violations and unexpected outcomes as a "
                     "SARIF 2.1.0 log to this file, located in the scenario "
                     "files, each counterexample as a code flow");
+  check->add_option("--itf", flags.itf,
+                    "Write each counterexample as an ITF trace (the JSON "
+                    "trace format of Apalache and Quint) into this folder");
   check->add_option("--graph", flags.graph,
                     "Write the state graph of the one scenario given to this "
                     "Graphviz DOT file");
