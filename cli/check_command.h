@@ -52,7 +52,8 @@ struct CheckFlags {
   bool github_annotations = false;
 };
 
-// Runs the command. Results go to `out`, diagnostics and progress to
+// Runs the command. Results go to `out` (with OutputFormat::kJson, only the
+// run document; the text goes to `err`), diagnostics and progress to
 // `err`; progress only when `err` is a terminal. Output folders and files
 // are checked (created, probed) before any search. SIGINT and SIGTERM stop
 // the search at its next batch: the statistics so far are printed, no
