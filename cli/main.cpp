@@ -117,12 +117,29 @@ int main(int argc, char** argv) {
                   "Leave wall-clock seconds and the command line out of the "
                   "output and reports, so they are byte-identical across "
                   "runs");
+  check
+      ->add_option("--format", flags.format,
+                   "What standard output carries: text (for people), or "
+                   "json (one JSON document with every scenario's report; "
+                   "everything else goes to standard error)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, oc::OutputFormat>{
+              {"text", oc::OutputFormat::kText},
+              {"json", oc::OutputFormat::kJson}},
+          CLI::ignore_case));
   check->add_option("--report-dir", flags.report_dir,
                     "Write NAME.md, NAME.html, NAME.json per scenario, and "
                     "index.md, index.html, junit.xml, into this folder");
   check->add_option("--save-traces", flags.save_traces,
                     "Write each counterexample as a pinned-order scenario "
                     "file into this folder (a regression test to check)");
+  check->add_option("--sarif", flags.sarif,
+                    "Write the run's violations and unexpected outcomes as a "
+                    "SARIF 2.1.0 log to this file, located in the scenario "
+                    "files, each counterexample as a code flow");
+  check->add_option("--itf", flags.itf,
+                    "Write each counterexample as an ITF trace (the JSON "
+                    "trace format of Apalache and Quint) into this folder");
   check->add_option("--graph", flags.graph,
                     "Write the state graph of the one scenario given to this "
                     "Graphviz DOT file");

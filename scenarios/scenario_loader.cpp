@@ -815,14 +815,18 @@ class Reader {
   // declaration that is silently skipped would let a broken consumer pass.
   // The unlisted ones come after the listed ones, in declaration order.
   Status AddDeclaredInvariants() {
-    for (const InvariantExpression& x : out_.expressions) {
+    for (std::size_t i = 0; i < out_.expressions.size(); ++i) {
+      const InvariantExpression& x = out_.expressions[i];
       const bool skipped =
           std::find(out_.unchecked.begin(), out_.unchecked.end(), x.name) !=
           out_.unchecked.end();
       const bool listed =
           std::find(out_.invariants.begin(), out_.invariants.end(), x.name) !=
           out_.invariants.end();
-      if (!skipped && !listed) out_.invariants.push_back(x.name);
+      if (!skipped && !listed) {
+        out_.invariants.push_back(x.name);
+        out_.invariant_positions.push_back(expression_positions_[i]);
+      }
     }
     return Status::Ok();
   }
@@ -881,14 +885,14 @@ class Reader {
           out_.invariants.end()) {
         return Error(element, field, fmt::format("'{}' is listed twice", name));
       }
-      if (invariant == nullptr) {
-        out_.invariants.push_back(name);  // declared in [[invariants]]
-        continue;
+      if (invariant != nullptr) {
+        if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
+          return Error(element, field, s.message());
+        }
       }
-      if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
-        return Error(element, field, s.message());
-      }
+      // A built-in, or one declared in [[invariants]].
       out_.invariants.push_back(name);
+      out_.invariant_positions.push_back(PositionOf(element.source()));
     }
     return Status::Ok();
   }
@@ -923,6 +927,7 @@ class Reader {
         }
       }
       Note(field, element);
+      expression_positions_.push_back(PositionOf(table->get("name")->source()));
       out_.expressions.push_back(std::move(x));
     }
     return Status::Ok();
@@ -1171,6 +1176,9 @@ class Reader {
   const std::string& path_;
   Scenario& out_;
   std::vector<std::pair<std::string, SourcePosition>> noted_;
+  // Where each of out_.expressions is named (its `name` key), index for
+  // index.
+  std::vector<SourcePosition> expression_positions_;
 };
 
 }  // namespace

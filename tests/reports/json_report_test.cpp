@@ -370,5 +370,32 @@ TEST_CASE("the JSON report is a pure function of the result") {
         JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
 }
 
+TEST_CASE(
+    "the run document holds each scenario's JSON report, indented one level "
+    "deeper, after the run's own fields") {
+  const std::vector<ScenarioResult> results = {Violated(), Holding()};
+  const std::string text = JsonRunReport(
+      results, {.tool_version = "9.8.7", .exit_code = 0, .interrupted = false},
+      {.wall_clock = false, .command_line = {}});
+  std::string expected =
+      "{\n  \"schema_version\": 1,\n  \"tool\": {\n    \"name\": "
+      "\"outbox-check\",\n    \"version\": \"9.8.7\"\n  },\n  "
+      "\"exit_code\": 0,\n  \"interrupted\": false,\n  \"scenarios\": [";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    std::string report =
+        JsonReport(results[i], {.wall_clock = false, .command_line = {}});
+    report.pop_back();  // its final newline
+    expected += i == 0 ? "\n    " : ",\n    ";
+    for (char c : report) {
+      expected += c;
+      if (c == '\n') expected += "    ";
+    }
+  }
+  expected += "\n  ]\n}\n";
+  CHECK(text == expected);
+  const Json j = Parse(text);
+  CHECK(j["scenarios"].items.size() == 2);
+}
+
 }  // namespace
 }  // namespace oc::reports

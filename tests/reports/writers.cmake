@@ -1,11 +1,12 @@
-# The Markdown, JSON and JUnit report writers: structure and content on
+# The Markdown, JSON, JUnit and SARIF report writers: structure and content on
 # small fixed results (doctest). Included from this folder's CMakeLists.txt.
 add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/markdown_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/index_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/relay_style_reports_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sarif_report_test.cpp)
 target_link_libraries(report_writers_test PRIVATE oc_reports oc_scenarios
   oc_test_main)
 oc_discover(report_writers_test unit)
