@@ -63,6 +63,12 @@ struct Scenario {
   // not list, in declaration order (a declared invariant is checked unless
   // its block says `check = false`).
   std::vector<std::string> invariants;
+  // Where the file names each of `invariants`, index for index: its
+  // check.invariants element, or, for a declared invariant that list
+  // leaves out, the `name` of its [[invariants]] block. For tools that
+  // point at a line (SARIF). May be shorter than `invariants` (empty for a
+  // Scenario built in code): a missing entry is an unknown position.
+  std::vector<SourcePosition> invariant_positions;
   // Declared invariants whose block says `check = false`, in declaration
   // order: not checked, and every report says so.
   std::vector<std::string> unchecked;

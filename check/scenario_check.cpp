@@ -71,6 +71,31 @@ std::vector<Property> PropertiesFor(
   return properties;
 }
 
+// What the checked invariants read of events, beyond the model's own
+// rules: the attributes the declared expressions read and the events they
+// name. The built-in invariants read only what the model's rules read for
+// the groups they are about (a projection group's key and version).
+EventReads WhatChecksRead(const Config& config,
+                          const std::vector<std::string>& names,
+                          const std::vector<InvariantExpression>& expressions) {
+  EventReads reads;
+  auto add = [](std::vector<std::string>& to, const std::string& name) {
+    if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+  };
+  for (const std::string& name : names) {
+    const auto x = std::find_if(
+        expressions.begin(), expressions.end(),
+        [&](const InvariantExpression& x) { return x.name == name; });
+    if (x == expressions.end()) continue;
+    for (const std::string& a : x->attributes) add(reads.attributes, a);
+    for (const std::string& a : x->numbers) add(reads.attributes, a);
+    for (int e : x->named_events) {
+      add(reads.events, config.events[static_cast<std::size_t>(e)].name);
+    }
+  }
+  return reads;
+}
+
 std::string Location(const Scenario& scenario, const SourcePosition& at) {
   if (at.line == 0) return scenario.path;
   return fmt::format("{}:{}:{}", scenario.path, at.line, at.column);
@@ -367,7 +392,9 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
                                      const CheckOptions& options) {
   ScenarioResult result;
   result.scenario = scenario;
-  result.model = std::make_shared<const OutboxModel>(scenario.config);
+  result.scenario.config.checks_read = WhatChecksRead(
+      scenario.config, scenario.invariants, scenario.expressions);
+  result.model = std::make_shared<const OutboxModel>(result.scenario.config);
   const OutboxModel& model = *result.model;
   const std::vector<Property> properties =
       PropertiesFor(scenario.invariants, result.scenario.expressions, model);

@@ -16,8 +16,11 @@
 #include "cli/scenario_paths.h"
 #include "common/closest_name.h"
 #include "common/text.h"
+#include "export/itf_export.h"
 #include "reports/graphviz_report.h"
+#include "reports/json_report.h"
 #include "reports/report_set.h"
+#include "reports/sarif_report.h"
 #include "reports/text_report.h"
 #include "reports/wording.h"
 #include "scenarios/scenario_writer.h"
@@ -130,12 +133,22 @@ int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
   return kExitLimit;
 }
 
-}  // namespace
+// What every report of this run says about it: seconds and the command
+// line, unless --no-time asks for byte-identical output.
+reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
+  reports::ReportOptions options;
+  options.wall_clock = !flags.no_time;
+  if (!flags.no_time) options.command_line = flags.command_line;
+  return options;
+}
 
-int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
-  // SIGINT and SIGTERM stop the run before its next search, or a search at
-  // its next batch, and leave no partial output.
-  const InterruptFlag interrupt;
+// Checks and writes what `flags` ask for, printing for people to `out`;
+// `results` receives every result as it comes. SIGINT and SIGTERM, raised
+// on `interrupt`, stop the run before its next search, or a search at its
+// next batch, and leave no partial output.
+int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
+                  std::vector<ScenarioResult>& results, std::FILE* out,
+                  std::FILE* err) {
   if (flags.graph && flags.paths.size() != 1) {
     fmt::print(err,
                "outbox-check: --graph draws one scenario; give one file\n");
@@ -153,14 +166,16 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   }
   // Where the output goes is checked before any search, so that a bad
   // folder costs none.
-  for (Status s : {flags.report_dir
-                       ? PrepareOutputFolder("--report-dir", *flags.report_dir)
-                       : Status::Ok(),
-                   flags.save_traces ? PrepareOutputFolder("--save-traces",
-                                                           *flags.save_traces)
-                                     : Status::Ok(),
-                   flags.graph ? PrepareOutputFile("--graph", *flags.graph)
-                               : Status::Ok()}) {
+  for (Status s :
+       {flags.report_dir
+            ? PrepareOutputFolder("--report-dir", *flags.report_dir)
+            : Status::Ok(),
+        flags.save_traces
+            ? PrepareOutputFolder("--save-traces", *flags.save_traces)
+            : Status::Ok(),
+        flags.graph ? PrepareOutputFile("--graph", *flags.graph) : Status::Ok(),
+        flags.sarif ? PrepareOutputFile("--sarif", *flags.sarif) : Status::Ok(),
+        flags.itf ? PrepareOutputFolder("--itf", *flags.itf) : Status::Ok()}) {
     if (!s.ok()) {
       fmt::print(err, "outbox-check: {}\n", s.message());
       return kExitUsage;
@@ -174,7 +189,6 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
       !flags.quiet &&
       (flags.progress == ProgressMode::kAlways ||
        (flags.progress == ProgressMode::kAuto && isatty(fileno(err)) != 0));
-  std::vector<ScenarioResult> results;
   std::vector<Outcome> outcomes;
   for (const Scenario& scenario : *scenarios) {
     if (interrupt.raised()) break;
@@ -250,6 +264,24 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
                  (std::filesystem::path(*flags.save_traces) / f.name).string());
     }
   }
+  if (flags.itf) {
+    std::vector<OutputFile> files;
+    for (const reports::TraceFileName& file :
+         reports::CounterexampleFileNames(results, ".itf.json")) {
+      files.push_back(
+          {file.name, exports::ItfTrace(results[file.result], file.violation)});
+    }
+    if (Status s = WriteFileSet("--itf", *flags.itf, files, interrupt.flag());
+        !s.ok()) {
+      if (interrupt.raised()) return Interrupted(interrupt, out);
+      fmt::print(err, "outbox-check: {}\n", s.message());
+      return kExitUsage;
+    }
+    for (const OutputFile& f : files) {
+      fmt::print(out, "ITF trace written to {}\n",
+                 (std::filesystem::path(*flags.itf) / f.name).string());
+    }
+  }
   if (flags.graph) {
     Result<std::string> dot =
         reports::GraphvizReport(results.front(), flags.graph_limit);
@@ -265,8 +297,7 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     }
   }
   if (flags.report_dir) {
-    reports::ReportOptions report;
-    report.wall_clock = !flags.no_time;
+    const reports::ReportOptions report = ReportOptionsFor(flags);
     std::vector<OutputFile> files;
     for (reports::ReportFile& f : reports::ReportFiles(results, report)) {
       files.push_back({std::move(f.name), std::move(f.content)});
@@ -282,9 +313,39 @@ int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
       fmt::print(out, "reports written to {}\n", *flags.report_dir);
     }
   }
+  if (flags.sarif) {
+    if (interrupt.raised()) return Interrupted(interrupt, out);
+    if (Status s = WriteFileAtomically(
+            *flags.sarif, reports::SarifReport(results, OUTBOX_CHECK_VERSION));
+        !s.ok()) {
+      fmt::print(err, "outbox-check: --sarif: {}\n", s.message());
+      return kExitUsage;
+    }
+    fmt::print(out, "SARIF log written to {}\n", *flags.sarif);
+  }
 
   const int code = ExitCodeFor(outcomes);
   PrintFinalLine(code, flags.colour, out);
+  return code;
+}
+
+}  // namespace
+
+int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
+  const InterruptFlag interrupt;
+  std::vector<ScenarioResult> results;
+  if (flags.format == OutputFormat::kText) {
+    return CheckAndWrite(flags, interrupt, results, out, err);
+  }
+  // Standard output carries the document alone.
+  const int code = CheckAndWrite(flags, interrupt, results, err, err);
+  if (code == kExitUsage) return code;
+  const reports::ReportOptions options = ReportOptionsFor(flags);
+  const reports::JsonRun run{.tool_version = OUTBOX_CHECK_VERSION,
+                             .exit_code = code,
+                             .interrupted = interrupt.raised()};
+  fmt::print(out, "{}", reports::JsonRunReport(results, run, options));
+  std::fflush(out);
   return code;
 }
 

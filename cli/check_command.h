@@ -20,9 +20,16 @@ enum class TraceMode { kAuto, kAlways, kNever };
 // terminal, kAlways even when it is not (a pipe, a file), kNever not at all.
 enum class ProgressMode { kAuto, kAlways, kNever };
 
+// What `check` prints on standard output: the text for people, or one JSON
+// document (reports/json_report.h JsonRunReport) and nothing else.
+enum class OutputFormat { kText, kJson };
+
 // The flags of `check`; each default is the flag's default.
 struct CheckFlags {
   std::vector<std::string> paths;
+  // The command as typed, quoted for a POSIX shell, which reports state
+  // (unless no_time asks for byte-identical output).
+  std::string command_line;
   std::optional<int> max_depth;             // none: the scenario's own
   std::optional<std::uint64_t> max_states;  // none: the scenario's own
   // Stop a search before it holds more than this many bytes (store,
@@ -36,10 +43,16 @@ struct CheckFlags {
   std::optional<std::string> report_dir;   // write reports there
   std::optional<std::string> save_traces;  // write regression scenarios
   std::optional<std::string> graph;        // write the state graph (DOT)
+  std::optional<std::string> sarif;        // write a SARIF 2.1.0 log
+  std::optional<std::string> itf;          // write ITF traces there
   std::uint64_t graph_limit = 5000;        // largest graph --graph draws
   // Keep the state graph only if it fits in this many bytes; none:
   // CheckOptions' default (256 MiB).
   std::optional<std::uint64_t> graph_memory;
+  // kJson: `out` gets the run document alone, printed last (none after a
+  // usage or input error, exit code 2); what kText prints there goes to
+  // `err` instead.
+  OutputFormat format = OutputFormat::kText;
   // Print `::error` annotations for unexpected outcomes (set when the
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;
@@ -57,7 +70,8 @@ struct CheckFlags {
   bool colour = false;
 };
 
-// Runs the command. Results go to `out`, diagnostics and progress to
+// Runs the command. Results go to `out` (with OutputFormat::kJson, only the
+// run document; the text goes to `err`), diagnostics and progress to
 // `err`; progress as `flags.progress` says. Output folders and files
 // are checked (created, probed) before any search. SIGINT and SIGTERM stop
 // the search at its next batch: the statistics so far are printed, no

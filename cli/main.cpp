@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/bench_command.h"
@@ -60,6 +61,35 @@ constexpr const char* kInitExitCodes =
     "  0  the scenario file was written\n"
     "  2  an unknown preset, a file that exists (without --force), a file "
     "that cannot be written, or bundled presets that cannot be found";
+
+// The command as typed, each argument quoted for a POSIX shell when it
+// holds anything but letters, digits and -_./=:,+@%.
+std::string CommandLine(int argc, char** argv) {
+  std::string out = "outbox-check";
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const bool plain =
+        !arg.empty() &&
+        arg.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            "0123456789-_./=:,+@%") == std::string_view::npos;
+    out += ' ';
+    if (plain) {
+      out += arg;
+      continue;
+    }
+    out += '\'';
+    for (char c : arg) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out += c;
+      }
+    }
+    out += '\'';
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -119,14 +149,32 @@ int main(int argc, char** argv) {
                                            {"never", oc::TraceMode::kNever}},
       {"auto", "always", "never"});
   check->add_flag("--no-time", flags.no_time,
-                  "Leave wall-clock seconds out, so output is byte-identical "
-                  "across runs");
+                  "Leave wall-clock seconds and the command line out of the "
+                  "output and reports, so they are byte-identical across "
+                  "runs");
+  check
+      ->add_option("--format", flags.format,
+                   "What standard output carries: text (for people), or "
+                   "json (one JSON document with every scenario's report; "
+                   "everything else goes to standard error)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, oc::OutputFormat>{
+              {"text", oc::OutputFormat::kText},
+              {"json", oc::OutputFormat::kJson}},
+          CLI::ignore_case));
   check->add_option("--report-dir", flags.report_dir,
                     "Write NAME.md, NAME.html, NAME.json per scenario, and "
                     "index.md, index.html, junit.xml, into this folder");
   check->add_option("--save-traces", flags.save_traces,
                     "Write each counterexample as a pinned-order scenario "
                     "file into this folder (a regression test to check)");
+  check->add_option("--sarif", flags.sarif,
+                    "Write the run's violations and unexpected outcomes as a "
+                    "SARIF 2.1.0 log to this file, located in the scenario "
+                    "files, each counterexample as a code flow");
+  check->add_option("--itf", flags.itf,
+                    "Write each counterexample as an ITF trace (the JSON "
+                    "trace format of Apalache and Quint) into this folder");
   check->add_option("--graph", flags.graph,
                     "Write the state graph of the one scenario given to this "
                     "Graphviz DOT file");
@@ -311,6 +359,7 @@ int main(int argc, char** argv) {
     return oc::RunExport(export_flags, stdout, stderr);
   }
   flags.github_annotations = std::getenv("GITHUB_ACTIONS") != nullptr;
+  flags.command_line = CommandLine(argc, argv);
   flags.colour = oc::ColourWanted(stdout);
   return oc::RunCheck(flags, stdout, stderr);
 }

@@ -220,6 +220,11 @@ class Parser : public ExpressionParser {
           names.push_back(config_.events[e].name);
           if (config_.events[e].name == l.text) index = static_cast<int>(e);
         }
+        if (index >= 0 &&
+            std::find(out_.named_events.begin(), out_.named_events.end(),
+                      index) == out_.named_events.end()) {
+          out_.named_events.push_back(index);
+        }
       } else {
         const std::vector<std::string> values = AttributeValues(
             config_, out_.attributes[static_cast<std::size_t>(l.domain - 1)]);

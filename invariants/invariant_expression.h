@@ -53,6 +53,9 @@ struct InvariantExpression {
   // Per number attribute read (numbers[n]), per event: its value.
   std::vector<std::string> numbers;
   std::vector<std::vector<std::int64_t>> number_of;
+  // The events it names with a literal ("e1"), by index, no repeats: it
+  // tells them apart from the others, so symmetry must not swap them.
+  std::vector<int> named_events;
   bool operator==(const InvariantExpression&) const = default;
 
   // REQUIRES: compiled against model.config(); kind is kSafety or kAtRest.

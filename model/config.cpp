@@ -558,6 +558,29 @@ Status Validate(const Config& config) {
   return ValidateTiming(config);
 }
 
+std::vector<std::string> AttributesTheModelReads(const Config& config) {
+  std::vector<std::string> reads;
+  auto add = [&](const std::string& name) {
+    if (std::find(reads.begin(), reads.end(), name) == reads.end()) {
+      reads.push_back(name);
+    }
+  };
+  for (const Group& g : config.groups) {
+    const StrategyFamily family = FamilyOf(g);
+    if (family == StrategyFamily::kProjection) {
+      add("key");
+      add("version");
+    } else if (family == StrategyFamily::kCache) {
+      add("key");
+    }
+    if (!g.declared) continue;
+    if (g.declared->uses_key) add("key");
+    for (const std::string& a : g.declared->text_attributes) add(a);
+    for (const std::string& a : g.declared->number_attributes) add(a);
+  }
+  return reads;
+}
+
 std::vector<std::string> Keys(const Config& config) {
   std::vector<std::string> keys;
   for (const Event& e : config.events) {

@@ -248,6 +248,15 @@ struct BrokerConfig {
   bool operator==(const BrokerConfig&) const = default;
 };
 
+// What a set of checks reads of events: attributes by name ("account",
+// "version", or one of an event's own), and the events it names with a
+// literal, which it therefore tells apart from the others.
+struct EventReads {
+  std::vector<std::string> attributes;
+  std::vector<std::string> events;
+  bool operator==(const EventReads&) const = default;
+};
+
 struct Config {
   std::vector<std::string> relays;  // R >= 1 names, "r1".."rR" by default
   std::vector<Event> events;        // E >= 1
@@ -271,8 +280,20 @@ struct Config {
   // takes (unset: a send returns at the instant it begins).
   std::optional<Seconds> min_age{};
   std::optional<Seconds> send_time{};
+  // What the checks run on this configuration read of events, so that
+  // symmetry (model/symmetry.h) may swap events that differ only in
+  // attributes nothing reads. Set by whoever compiles the checks; unset,
+  // they may read anything, and only events equal in every attribute are
+  // swapped.
+  std::optional<EventReads> checks_read;
   bool operator==(const Config&) const = default;
 };
+
+// The event attributes a configuration's own rules read: the key and
+// version of projection and cache groups, and what declared strategies
+// read. The others (an account, an amount, a type) the model only carries
+// for the reader, unless a check reads them (Config::checks_read).
+std::vector<std::string> AttributesTheModelReads(const Config& config);
 
 // True when the scenario sets any duration: it then has a clock, a `tick`
 // action and urgent actions (model/TIME.md).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -243,6 +244,46 @@ std::vector<StepPresentation> PresentSteps(const OutboxModel& model,
     if (actions[i].kind == ActionKind::kTick) elapsed += model.timing().unit;
   }
   return steps;
+}
+
+std::vector<StepRow> PresentRows(const OutboxModel& model,
+                                 std::span<const Action> actions,
+                                 std::span<const State> states,
+                                 std::span<const std::size_t> alone) {
+  const std::vector<StepPresentation> steps =
+      PresentSteps(model, actions, states);
+  const Seconds unit = model.timing().unit;
+  auto groupable = [&](std::size_t i) {
+    return actions[i].kind == ActionKind::kTick &&
+           std::find(alone.begin(), alone.end(), i + 1) == alone.end();
+  };
+  std::vector<StepRow> rows;
+  Seconds elapsed = 0;
+  for (std::size_t i = 0; i < steps.size();) {
+    std::size_t j = i + 1;
+    if (groupable(i)) {
+      while (j < steps.size() && groupable(j)) ++j;
+    }
+    const auto ticks = static_cast<Seconds>(j - i);
+    if (j - i < 2) {
+      rows.push_back(StepRow{i, i, steps[i]});
+    } else {
+      StepPresentation run = steps[i];  // a note over the database
+      run.text =
+          fmt::format("time passes {} in {} ticks, to {} since the start",
+                      FormatDuration(ticks * unit), ticks,
+                      FormatDuration(elapsed + ticks * unit));
+      run.action = fmt::format("{} ticks", ticks);
+      run.detail = fmt::format("+{}, to {} since the start",
+                               FormatDuration(ticks * unit),
+                               FormatDuration(elapsed + ticks * unit));
+      run.changed = ChangedCells(model, states[i], states[j]);
+      rows.push_back(StepRow{i, j - 1, std::move(run)});
+    }
+    if (actions[i].kind == ActionKind::kTick) elapsed += ticks * unit;
+    i = j;
+  }
+  return rows;
 }
 
 std::string RelayStyleClauses(const Config& config) {

@@ -70,6 +70,28 @@ std::vector<StepPresentation> PresentSteps(const OutboxModel& model,
                                            std::span<const Action> actions,
                                            std::span<const State> states);
 
+// A row of a run as people read it: one step, or a run of two or more
+// consecutive ticks shown as one note ("time passes 2h 50m in 34 ticks, to
+// 3h 5m since the start"), so that a long wait does not bury the steps that
+// matter. Step numbers stay those of the model: a row says which steps it
+// spans.
+struct StepRow {
+  std::size_t first = 0;  // 0-based index of the row's first step
+  std::size_t last = 0;   // and of its last; equal for a single step
+  // The step's presentation; for a run of ticks, a note over the outbox
+  // database whose changed cells go from before `first` to after `last`.
+  StepPresentation step;
+  bool grouped() const { return last > first; }
+};
+
+// The rows of a run: PresentSteps with each run of consecutive ticks made
+// one row, except the steps `alone` lists (1-based), which keep rows of
+// their own (a renderer's marked steps). REQUIRES: as PresentSteps.
+std::vector<StepRow> PresentRows(const OutboxModel& model,
+                                 std::span<const Action> actions,
+                                 std::span<const State> states,
+                                 std::span<const std::size_t> alone = {});
+
 // What the relay style adds to the scope of a verdict, each clause led by
 // "; ", or "" for the seed's lease_token without budgets of the styles:
 // "; relay style row_lock, at most 1 failed commit", "; relay style

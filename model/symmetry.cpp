@@ -45,11 +45,43 @@ void Runs(const std::uint64_t* keys, int n, std::vector<int>* runs) {
   }
 }
 
-// Everything about an event but its name.
-bool Interchangeable(const Event& a, const Event& b) {
-  return a.type == b.type && a.key == b.key && a.version == b.version &&
-         a.account == b.account && a.amount == b.amount &&
-         a.attributes == b.attributes;
+// Every attribute name some event of `config` carries, in the order of
+// the events and their attributes: type, key, account, version, amount,
+// then each event's own.
+std::vector<std::string> CarriedAttributes(const Config& config) {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+  };
+  for (const Event& e : config.events) {
+    if (!e.type.empty()) add("type");
+    if (e.key) add("key");
+    if (e.account) add("account");
+    if (e.version) add("version");
+    if (e.amount) add("amount");
+    for (const EventAttribute& a : e.attributes) add(a.name);
+  }
+  return names;
+}
+
+// Whether every event agrees with `first` on attribute `name`.
+bool AgreeOn(const Event& first, const std::vector<Event>& events,
+             const std::string& name) {
+  return std::all_of(events.begin(), events.end(), [&](const Event& e) {
+    return TextAttribute(e, name) == TextAttribute(first, name) &&
+           NumberAttribute(e, name) == NumberAttribute(first, name);
+  });
+}
+
+// Whether a and b agree on every attribute in `read`.
+bool AgreeOn(const Event& a, const Event& b,
+             const std::vector<std::string>& read) {
+  return std::all_of(read.begin(), read.end(), [&](const std::string& n) {
+    return TextAttribute(a, n) == TextAttribute(b, n) &&
+           NumberAttribute(a, n) == NumberAttribute(b, n);
+  });
 }
 
 constexpr int kIndexBits = 6;  // instance or relay index, < 64
@@ -78,12 +110,38 @@ Symmetry::Symmetry(const Config& config)
   // events are interchangeable there.
   const bool ordered_events = !StyleOf(config).offset_cell.empty();
   std::vector<bool> placed(config.events.size(), ordered_events);
+  // Events are told apart by the attributes something reads: the model's
+  // rules and, when the caller said what they read, the checks. Without
+  // that word every attribute counts. An event a check names is fixed.
+  const std::vector<std::string> carried = CarriedAttributes(config);
+  std::vector<std::string> read = carried;
+  if (config.checks_read) {
+    std::vector<std::string> wanted = AttributesTheModelReads(config);
+    wanted.insert(wanted.end(), config.checks_read->attributes.begin(),
+                  config.checks_read->attributes.end());
+    read.clear();
+    for (const std::string& name : carried) {
+      if (std::find(wanted.begin(), wanted.end(), name) != wanted.end()) {
+        read.push_back(name);
+      } else if (!AgreeOn(config.events.front(), config.events, name)) {
+        ignored_attributes_.push_back(name);  // it would tell events apart
+      }
+    }
+    for (std::size_t e = 0; e < config.events.size(); ++e) {
+      const std::vector<std::string>& named = config.checks_read->events;
+      if (std::find(named.begin(), named.end(), config.events[e].name) !=
+          named.end()) {
+        placed[e] = true;
+      }
+    }
+  }
+  read_attributes_ = read;
   std::uint64_t permutations = 1;
   for (std::size_t e = 0; e < config.events.size(); ++e) {
     if (placed[e]) continue;
     std::vector<int> members;
     for (std::size_t f = e; f < config.events.size(); ++f) {
-      if (!placed[f] && Interchangeable(config.events[e], config.events[f])) {
+      if (!placed[f] && AgreeOn(config.events[e], config.events[f], read)) {
         placed[f] = true;
         members.push_back(static_cast<int>(f));
       }
@@ -128,7 +186,17 @@ std::string Symmetry::Describe() const {
     parts.push_back(
         fmt::format("events {} ({}!)", fmt::join(names, " "), members.size()));
   }
-  return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, "; "));
+  if (parts.empty()) return "none";
+  // Say which attributes made events differ, when some were set aside.
+  if (!ignored_attributes_.empty()) {
+    parts.push_back(fmt::format(
+        "event attributes {} ignored, since nothing checked reads them{}",
+        fmt::join(ignored_attributes_, ", "),
+        read_attributes_.empty()
+            ? std::string()
+            : fmt::format(" ({} read)", fmt::join(read_attributes_, ", "))));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 void Symmetry::Candidates(const State& s, std::vector<Permutation>* out) const {

@@ -2,8 +2,10 @@
 //
 // Three kinds of things are interchangeable in docs/SEMANTICS.md: relays
 // (nothing tells them apart but their names), the instances of one group,
-// and events whose type and attributes are all equal (only the name
-// differs), except with the sequence_cursor and cdc_offset relay styles,
+// and events that agree on every attribute something reads (the model's
+// rules, and the checks when Config::checks_read says what they read;
+// otherwise every attribute counts), except events a check names, and except
+// with the sequence_cursor and cdc_offset relay styles,
 // where an event's index is its id or its place in the commit log and the
 // relay reads events in that order (those styles run one relay, so
 // only instances are interchangeable there). With the age sweeper, a
@@ -92,6 +94,10 @@ class Symmetry {
   std::vector<std::vector<int>> event_classes_;  // used classes, size >= 2
   std::vector<bool> in_class_;                   // event is in one of them
   std::vector<std::string> event_names_;
+  // The attributes events carry that something reads, and those on which
+  // events differ but that nothing reads, set aside (only when
+  // Config::checks_read says what the checks read).
+  std::vector<std::string> read_attributes_, ignored_attributes_;
   std::uint64_t event_group_order_ = 1;  // |product of class symmetric groups|
 };
 

@@ -17,7 +17,7 @@ constexpr std::string_view kStyle = R"css(
 *{box-sizing:border-box}
 body{margin:0;color:var(--fg);background:#fff;
 font:14px/1.5 system-ui,-apple-system,"Segoe UI","DejaVu Sans",sans-serif}
-main{max-width:1360px;margin:0 auto;padding:20px 32px 48px}
+main{max-width:1880px;margin:0 auto;padding:20px 32px 48px}
 h1{font-size:24px;margin:0}
 h2{font-size:18px;margin:20px 0 8px;padding-bottom:2px;
 border-bottom:1px solid var(--line)}
@@ -57,11 +57,17 @@ border:1px solid var(--line);vertical-align:-1px}
 .swatch.ponr{background:var(--ponr-bg)}.swatch.broke{background:var(--bad-bg)}
 .swatch.current{background:var(--cur);border-color:var(--cur-line)}
 .hint{color:var(--muted);font-size:12px;margin:6px 0 0}
-.trace-body{display:flex;flex-wrap:wrap;gap:20px;align-items:flex-start}
+.trace-body{display:grid;grid-template-columns:minmax(0,max-content) minmax(320px,460px);
+gap:20px;align-items:start}
 .diagram{overflow-x:auto;border:1px solid var(--line);border-radius:6px;
-max-width:100%}
-.stepper{flex:1 1 340px;min-width:320px;max-width:560px;border:1px solid var(--line);
-border-radius:6px;padding:10px 12px;position:sticky;top:8px;background:#fff}
+min-width:0}
+.stepper{border:1px solid var(--line);border-radius:6px;padding:10px 12px;
+position:sticky;top:8px;max-height:calc(100vh - 16px);overflow-y:auto;
+background:#fff}
+@media (max-width:860px){.trace-body{grid-template-columns:minmax(0,1fr)}
+.stepper{position:static;max-height:none}}
+.only-changed{font-size:12px;color:var(--muted);margin-left:4px;white-space:nowrap}
+table.cells.changed-only tbody tr:not(.changed){display:none}
 .controls{display:flex;gap:6px;align-items:center;flex-wrap:wrap}
 .controls button{font:inherit;font-size:13px;padding:2px 10px;border-radius:6px;
 border:1px solid var(--line);background:var(--soft);cursor:pointer}
@@ -120,20 +126,33 @@ constexpr std::string_view kScript = R"js(
   var viewers = [];
   var active = null;
 
-  function show(v, k) {
+  // Shows step k. At the last step of a run of ticks drawn as one row,
+  // `over` shows the whole run: its action and what it changed since the
+  // step before it.
+  function show(v, k, over) {
     var steps = v.trace.steps;
     v.k = Math.max(0, Math.min(k, steps.length - 1));
     var s = steps[v.k];
     var prev = v.k > 0 ? steps[v.k - 1] : null;
+    var label = String(s.step);
+    if (over && s.over) {
+      prev = steps[s.row[0] - 1];
+      label = s.row[0] + '\u2013' + s.row[1];
+      s = {step: s.step, kind: s.kind, action: s.over.action,
+           detail: s.over.detail, values: s.values, changed: s.over.changed};
+    }
+    v.over = Boolean(over && steps[v.k].over);
     v.rows.forEach(function (row) {
-      row.classList.toggle('current', Number(row.dataset.step) === v.k);
+      row.classList.toggle('current', Number(row.dataset.first) <= v.k &&
+                           v.k <= Number(row.dataset.step));
     });
-    v.pos.textContent = 'step ' + v.k + ' of ' + (steps.length - 1);
+    v.pos.textContent = (v.over ? 'steps ' : 'step ') + (v.k === 0 ? 0 : label) +
+        ' of ' + (steps.length - 1);
     v.action.textContent = '';
     if (s.kind === 'start') {
       v.action.textContent = 'Initial state';
     } else {
-      v.action.append(s.step + '. ' + s.action);
+      v.action.append(label + '. ' + s.action);
       if (s.detail) {
         var d = document.createElement('span');
         d.className = 'detail';
@@ -157,15 +176,16 @@ constexpr std::string_view kScript = R"js(
       }
     });
     v.table.replaceChild(body, v.table.tBodies[0]);
+    v.table.classList.toggle('changed-only', v.onlyChanged.checked && v.k > 0);
     v.buttons.first.disabled = v.buttons.prev.disabled = v.k === 0;
     v.buttons.last.disabled = v.buttons.next.disabled = v.k === steps.length - 1;
   }
 
   // A user's move also goes into the URL ("#t1:4"), so that a link or a
   // reload opens the same step.
-  function move(v, k) {
+  function move(v, k, over) {
     active = v;
-    show(v, k);
+    show(v, k, over);
     try {
       history.replaceState(null, '', '#' + v.trace.id + ':' + v.k);
     } catch (e) {
@@ -179,7 +199,7 @@ constexpr std::string_view kScript = R"js(
     viewers.forEach(function (v) {
       if (v.trace.id !== m[1]) return;
       active = v;
-      show(v, Number(m[2]));
+      show(v, Number(m[2]), true);
       var row = v.root.querySelector('svg .step.current') || v.root;
       row.scrollIntoView({block: 'nearest'});
     });
@@ -191,30 +211,51 @@ constexpr std::string_view kScript = R"js(
     v.pos = root.querySelector('.pos');
     v.action = root.querySelector('.action');
     v.table = root.querySelector('table.cells');
+    v.onlyChanged = root.querySelector('input.only-changed-box');
+    v.onlyChanged.addEventListener('change', function () { show(v, v.k, v.over); });
     var moves = {
       first: function () { return 0; },
-      prev: function () { return v.k - 1; },
-      next: function () { return v.k + 1; },
+      prev: function () { return stepOver(v, -1); },
+      next: function () { return stepOver(v, 1); },
+      into: function () { return v.k + 1; },
       last: function () { return trace.steps.length - 1; }
     };
     Object.keys(moves).forEach(function (name) {
       var b = root.querySelector('button[data-go="' + name + '"]');
       v.buttons[name] = b;
-      b.addEventListener('click', function () { move(v, moves[name]()); });
+      b.addEventListener('click', function () {
+        move(v, moves[name](), name !== 'into');
+      });
     });
     v.rows.forEach(function (row) {
-      row.addEventListener('click', function () { move(v, Number(row.dataset.step)); });
+      row.addEventListener('click', function () {
+        move(v, Number(row.dataset.step), true);
+      });
     });
     root.addEventListener('focusin', function () { active = v; });
     show(v, 0);
     return v;
   }
 
+  // The step one row on (dir 1) or back (dir -1): a run of ticks drawn
+  // as one row is crossed in one move.
+  function stepOver(v, dir) {
+    var steps = v.trace.steps;
+    if (dir > 0) {
+      var next = steps[Math.min(v.k + 1, steps.length - 1)];
+      return next.row[0] === v.k + 1 ? next.row[1] : v.k + 1;
+    }
+    var here = steps[v.k];
+    return v.k > 0 && here.row[1] === v.k ? here.row[0] - 1 : v.k - 1;
+  }
+
   function selfTest() {
     var lines = [];
     viewers.forEach(function (v) {
       var want = {message: 0, note: 0};
-      v.trace.steps.forEach(function (s) { if (s.kind in want) want[s.kind]++; });
+      v.trace.steps.forEach(function (s) {
+        if (s.kind in want && s.row[1] === s.step) want[s.kind]++;
+      });
       var arrows = v.root.querySelectorAll('svg .message').length;
       var notes = v.root.querySelectorAll('svg .note').length;
       lines.push('trace ' + v.trace.id + ': arrows ' + arrows + '/' + want.message +
@@ -237,9 +278,57 @@ constexpr std::string_view kScript = R"js(
       history.replaceState(null, '', '#' + v.trace.id + ':3');
       fromHash();
       lines.push('a link to a step opens it: ' + (v.k === 3 ? 'ok' : 'FAILED'));
+      // A run of ticks: next crosses it in one move, into enters it.
+      viewers.forEach(function (w) {
+        var run = w.trace.steps.filter(function (s) { return s.over; })[0];
+        if (!run || run !== w.trace.steps[run.row[1]]) return;
+        show(w, run.row[0] - 1);
+        w.buttons.next.click();
+        var crossed = w.k === run.row[1];
+        show(w, run.row[0] - 1);
+        w.buttons.into.click();
+        var entered = w.k === run.row[0];
+        var row = w.root.querySelector('svg .step.current');
+        lines.push('trace ' + w.trace.id + ': next crosses a run of ticks, into enters it: ' +
+                   (crossed && entered && row && row.dataset.step === String(run.row[1])
+                        ? 'ok' : 'FAILED'));
+      });
       history.replaceState(null, '', '#selftest');
       show(v, 0);
     }
+    viewers.forEach(function (w) {
+      // The state panel sits beside the diagram, its top in view.
+      var d = w.root.querySelector('.diagram').getBoundingClientRect();
+      var p = w.root.querySelector('.stepper').getBoundingClientRect();
+      var wide = window.innerWidth > 860;
+      lines.push('trace ' + w.trace.id + ': state panel ' +
+                 (wide ? 'beside' : 'below') + ' the diagram: ' +
+                 ((wide ? p.left >= d.right - 1 && p.top < d.bottom
+                        : p.top >= d.bottom - 1) ? 'ok' : 'FAILED'));
+      // No label of the diagram runs past its right edge.
+      var svg = w.root.querySelector('svg.sequence');
+      var right = svg.width.baseVal.value;
+      var cut = Array.prototype.filter.call(svg.querySelectorAll('text'), function (t) {
+        var b = t.getBBox();
+        return b.x + b.width > right + 0.5;
+      });
+      lines.push('trace ' + w.trace.id + ': no label cut off: ' +
+                 (cut.length === 0 ? 'ok' : 'FAILED (' + cut[0].textContent + ')'));
+      // The toggle hides the cells a step left alone.
+      show(w, 1);
+      w.onlyChanged.checked = true;
+      show(w, 1);
+      var shown = Array.prototype.filter.call(w.table.tBodies[0].rows, function (r) {
+        return getComputedStyle(r).display !== 'none';
+      }).length;
+      w.onlyChanged.checked = false;
+      show(w, 1);
+      var all = w.table.tBodies[0].rows.length;
+      lines.push('trace ' + w.trace.id + ': changed cells only: ' +
+                 (shown === w.trace.steps[1].changed.length && all === w.trace.names.length
+                      ? 'ok' : 'FAILED'));
+      show(w, 0);
+    });
     lines.push('script errors: ' + errors.length);
     document.getElementById('oc-selftest').textContent = lines.join('\n');
   }
@@ -252,8 +341,15 @@ constexpr std::string_view kScript = R"js(
     document.addEventListener('keydown', function (e) {
       var v = active || viewers[0];
       if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === 'ArrowRight') { move(v, v.k + 1); e.preventDefault(); }
-      if (e.key === 'ArrowLeft') { move(v, v.k - 1); e.preventDefault(); }
+      var into = e.shiftKey;
+      if (e.key === 'ArrowRight') {
+        move(v, into ? v.k + 1 : stepOver(v, 1), !into);
+        e.preventDefault();
+      }
+      if (e.key === 'ArrowLeft') {
+        move(v, into ? v.k - 1 : stepOver(v, -1), !into);
+        e.preventDefault();
+      }
     });
     window.addEventListener('hashchange', fromHash);
     if (location.hash === '#selftest') {
@@ -270,7 +366,8 @@ constexpr std::string_view kScript = R"js(
 }  // namespace
 
 std::string HtmlPage(std::string_view title, std::string_view body,
-                     std::optional<std::string_view> data) {
+                     std::optional<std::string_view> data,
+                     std::string_view written_by) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, "
@@ -283,7 +380,8 @@ std::string HtmlPage(std::string_view title, std::string_view body,
         "<pre id=\"oc-errors\" class=\"errors\" hidden></pre>\n"
         "<pre id=\"oc-selftest\" hidden></pre>\n";
   }
-  out += "<footer>Written by outbox-check.</footer>\n</main>\n";
+  out += fmt::format("<footer>Written by {}.</footer>\n</main>\n",
+                     EscapeMarkup(written_by));
   if (data) {
     out += fmt::format(
         "<script type=\"application/json\" id=\"oc-data\">{}</script>\n"

@@ -9,17 +9,25 @@
 //                "names": [cell names, in Cells order],
 //                "steps": [{"step": K, "kind": "start" | "message" | "note",
 //                           "action": "claim(A, e1)", "detail": "token 1",
+//                           "row": [first, last],
+//                           "over": {"action", "detail", "changed"},
 //                           "values": [cell values after step K],
 //                           "changed": [indices into names]}, ...]}]}
-// with step 0 the initial state (kind "start", empty action). A section
-// holds the trace's <svg class="sequence"> (rows "ID-step-K", see
-// svg_sequence.h), buttons data-go="first|prev|next|last", a ".pos" and an
+// with step 0 the initial state (kind "start", empty action, row [0, 0]).
+// "row" gives the steps of the diagram row the step is drawn in: itself,
+// or a run of ticks drawn as one row; the run's last step also has "over",
+// the row's own action and the cells the whole run changed. A section
+// holds the trace's <svg class="sequence"> (rows "ID-step-K", K the row's
+// last step, see svg_sequence.h), buttons
+// data-go="first|prev|next|into|last", a ".pos" and an
 // ".action" element and a <table class="cells"> with one <tbody>, which the
 // script fills with the cells of the current step, marking changed ones.
 //
 // Behaviour in the browser:
 //   - The buttons, a click on a row and the Left/Right arrow keys (acting on
-//     the trace last used, the first by default) move the cursor.
+//     the trace last used, the first by default) move the cursor. Next,
+//     Prev and the arrow keys step over a run of ticks in one move; Into
+//     and Shift with an arrow key go one step at a time, into the run.
 //   - The URL fragment "#ID:K" opens trace ID at step K; moving the cursor
 //     rewrites it, so a link names a step.
 //   - Script errors are written into <pre id="oc-errors">.
@@ -38,13 +46,15 @@
 namespace oc::reports {
 
 // A complete HTML5 document titled `title` (text, escaped here) around
-// `body` (HTML). With `data`, the page also carries the step-through: the
-// data as <script type="application/json" id="oc-data">, the script, and
-// the elements it writes into.
+// `body` (HTML), with a footer saying `written_by` (text, escaped here).
+// With `data`, the page also carries the step-through: the data as
+// <script type="application/json" id="oc-data">, the script, and the
+// elements it writes into.
 // REQUIRES: `data`, when set, is JSON of the shape above whose strings were
 // written by JsonString (so that it cannot close its <script> element).
 std::string HtmlPage(std::string_view title, std::string_view body,
-                     std::optional<std::string_view> data);
+                     std::optional<std::string_view> data,
+                     std::string_view written_by);
 
 // `text` as a JSON string literal that is also safe inside a <script>
 // element: '<', '>' and '&' are written as \u escapes, so no "</script>" or

@@ -275,9 +275,29 @@ std::string StatisticsSection(const ScenarioResult& r,
   return out + "</div>\n</div>\n";
 }
 
+// The steps the marks of `svg` fall on, which keep rows of their own.
+std::vector<std::size_t> MarkedSteps(const SvgOptions& svg) {
+  std::vector<std::size_t> steps;
+  for (const SvgMark& m : svg.marks) steps.push_back(m.step);
+  return steps;
+}
+
+// The indices in `cells` of the cells `changed` names, comma-separated.
+std::string ChangedIndices(const std::vector<Cell>& cells,
+                           const std::vector<CellChange>& changed) {
+  std::string out;
+  for (const CellChange& c : changed) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (cells[i].name != c.name) continue;
+      out += (out.empty() ? "" : ",") + fmt::format("{}", i);
+    }
+  }
+  return out;
+}
+
 // The JSON of one trace for the step-through (format in html_page.h).
 std::string TraceJson(const OutboxModel& model, const Trace& trace,
-                      std::string_view id) {
+                      std::string_view id, const std::vector<StepRow>& rows) {
   std::string out = fmt::format("{{\"id\":{},\"names\":[", JsonString(id));
   const std::vector<Cell> first = Cells(model, trace.states[0]);
   for (std::size_t i = 0; i < first.size(); ++i) {
@@ -286,25 +306,30 @@ std::string TraceJson(const OutboxModel& model, const Trace& trace,
   out += "],\"steps\":[";
   const std::vector<StepPresentation> steps =
       PresentSteps(model, trace.actions, trace.states);
+  std::size_t r = 0;  // the row of step k
   for (std::size_t k = 0; k < trace.states.size(); ++k) {
     const std::vector<Cell> cells = Cells(model, trace.states[k]);
-    std::string kind = "start", action, detail, changed;
+    std::string kind = "start", action, detail, changed, row = "0,0", over;
     if (k > 0) {
+      while (rows[r].last + 1 < k) ++r;
       const StepPresentation& step = steps[k - 1];
       kind = step.shape == StepShape::kNote ? "note" : "message";
       action = step.action;
       detail = step.detail;
-      for (const CellChange& c : step.changed) {
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-          if (cells[i].name != c.name) continue;
-          changed += (changed.empty() ? "" : ",") + fmt::format("{}", i);
-        }
+      changed = ChangedIndices(cells, step.changed);
+      row = fmt::format("{},{}", rows[r].first + 1, rows[r].last + 1);
+      if (rows[r].grouped() && rows[r].last + 1 == k) {
+        over = fmt::format(
+            ",\"over\":{{\"action\":{},\"detail\":{},\"changed\":[{}]}}",
+            JsonString(rows[r].step.action), JsonString(rows[r].step.detail),
+            ChangedIndices(cells, rows[r].step.changed));
       }
     }
     out += fmt::format(
-        "{}{{\"step\":{},\"kind\":{},\"action\":{},\"detail\":{},\"values\":[",
+        "{}{{\"step\":{},\"kind\":{},\"action\":{},\"detail\":{},"
+        "\"row\":[{}]{},\"values\":[",
         k ? "," : "", k, JsonString(kind), JsonString(action),
-        JsonString(detail));
+        JsonString(detail), row, over);
     for (std::size_t i = 0; i < cells.size(); ++i) {
       out += (i ? "," : "") + JsonString(cells[i].value);
     }
@@ -345,17 +370,17 @@ std::string Legend(const SequenceDiagram& d, const SvgOptions& svg) {
 
 // One trace section: heading, diagram and step-through. `index` is the
 // trace's position in the JSON's "traces".
-std::string TraceSection(const ScenarioResult& r, const Trace& trace,
-                         std::size_t index, std::string_view id,
-                         std::string_view heading, std::string_view callout,
-                         const SvgOptions& svg) {
+std::string TraceSection(const ScenarioResult& r,
+                         const std::vector<StepRow>& rows, std::size_t index,
+                         std::string_view id, std::string_view heading,
+                         std::string_view callout, const SvgOptions& svg) {
   std::string out = fmt::format(
       "<section class=\"trace\" id=\"{}\" data-trace=\"{}\">\n<h3>{}</h3>\n",
       Esc(id), index, Esc(heading));
   if (!callout.empty())
     out += fmt::format("<p class=\"callout\">{}</p>\n", callout);
   out += "<div class=\"trace-body\">\n<div class=\"diagram\">";
-  const SequenceDiagram diagram = SequenceOf(*r.model, trace);
+  const SequenceDiagram diagram = SequenceOf(*r.model, rows);
   out += SequenceSvg(diagram, svg);
   out += Legend(diagram, svg);
   out +=
@@ -363,7 +388,11 @@ std::string TraceSection(const ScenarioResult& r, const Trace& trace,
       "<button type=\"button\" data-go=\"first\">&#xAB; First</button>"
       "<button type=\"button\" data-go=\"prev\">&#x2039; Prev</button>"
       "<button type=\"button\" data-go=\"next\">Next &#x203A;</button>"
+      "<button type=\"button\" data-go=\"into\" title=\"One step at a "
+      "time, into a run of ticks (Shift+&#x2192;)\">Into</button>"
       "<button type=\"button\" data-go=\"last\">Last &#xBB;</button>"
+      "<label class=\"only-changed\"><input type=\"checkbox\" "
+      "class=\"only-changed-box\"> changed cells only</label>"
       "<span class=\"pos\"></span></div>\n<div class=\"action\"></div>\n"
       "<table class=\"cells\"><thead><tr><th>cell</th><th>value</th></tr>"
       "</thead><tbody></tbody></table>\n<p class=\"hint\">Every cell of "
@@ -417,9 +446,11 @@ std::string HtmlReport(const ScenarioResult& result,
                           v.trace.length() == 1 ? "" : "s");
     const std::string callout = "<strong>Point of no return:</strong> " +
                                 Esc(PointOfNoReturnText(result, i));
-    traces += TraceSection(result, v.trace, json.size(), svg.id, heading,
-                           callout, svg);
-    json.push_back(TraceJson(*result.model, v.trace, svg.id));
+    const std::vector<StepRow> rows = PresentRows(
+        *result.model, v.trace.actions, v.trace.states, MarkedSteps(svg));
+    traces +=
+        TraceSection(result, rows, json.size(), svg.id, heading, callout, svg);
+    json.push_back(TraceJson(*result.model, v.trace, svg.id, rows));
   }
   if (result.replay) {
     SvgOptions svg;
@@ -428,11 +459,14 @@ std::string HtmlReport(const ScenarioResult& result,
     for (const Violation& v : e.violations) {
       svg.marks.push_back({v.trace.length(), "broke", "breaks " + v.property});
     }
-    traces += TraceSection(result, *result.replay, json.size(), svg.id,
+    const std::vector<StepRow> rows =
+        PresentRows(*result.model, result.replay->actions,
+                    result.replay->states, MarkedSteps(svg));
+    traces += TraceSection(result, rows, json.size(), svg.id,
                            fmt::format("The pinned order, replayed ({} steps)",
                                        result.replay->length()),
                            "", svg);
-    json.push_back(TraceJson(*result.model, *result.replay, svg.id));
+    json.push_back(TraceJson(*result.model, *result.replay, svg.id, rows));
   }
   if (!traces.empty()) {
     body += "<h2 id=\"traces\">Traces</h2>\n";
@@ -444,7 +478,7 @@ std::string HtmlReport(const ScenarioResult& result,
   for (std::size_t i = 0; i < json.size(); ++i)
     data += (i ? "," : "") + json[i];
   data += "]}";
-  return HtmlPage(s.name + " - outbox-check", body, data);
+  return HtmlPage(s.name + " - outbox-check", body, data, WrittenBy(options));
 }
 
 std::string HtmlIndex(const std::vector<ScenarioResult>& results,
@@ -478,7 +512,8 @@ std::string HtmlIndex(const std::vector<ScenarioResult>& results,
     body += "</tr>\n";
   }
   body += "</tbody>\n</table>\n";
-  return HtmlPage("outbox-check report", body, std::nullopt);
+  return HtmlPage("outbox-check report", body, std::nullopt,
+                  WrittenBy(options));
 }
 
 }  // namespace oc::reports

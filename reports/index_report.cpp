@@ -105,7 +105,7 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
     if (options.wall_clock) out += fmt::format(" {:.2f} |", s.seconds);
     out += "\n";
   }
-  return out;
+  return out + "\n" + MarkdownWrittenBy(options);
 }
 
 std::string JunitXml(const std::vector<ScenarioResult>& results,

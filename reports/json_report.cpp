@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/text.h"
+#include "common/json_writer.h"
 #include "model/action.h"
 #include "model/fault_budgets.h"
 #include "model/presentation.h"
@@ -18,93 +18,6 @@
 
 namespace oc::reports {
 namespace {
-
-// `text` as a JSON string literal. Bytes from 0x80 up pass through: the
-// inputs are UTF-8 (the scenario loader reads TOML, which is UTF-8).
-// Writes JSON text with two-space indentation. Keys and values are written
-// in call order, so the caller fixes the key order; an empty object or
-// array is written "{}" or "[]".
-class JsonWriter {
- public:
-  JsonWriter& BeginObject() { return Open('{'); }
-  JsonWriter& EndObject() { return Close('}'); }
-  JsonWriter& BeginArray() { return Open('['); }
-  JsonWriter& EndArray() { return Close(']'); }
-
-  // REQUIRES: inside an object; a value follows.
-  JsonWriter& Key(std::string_view key) {
-    Separate();
-    out_ += QuoteJson(key) + ": ";
-    after_key_ = true;
-    return *this;
-  }
-  JsonWriter& String(std::string_view value) {
-    return Scalar(QuoteJson(value));
-  }
-  JsonWriter& Number(std::uint64_t value) {
-    return Scalar(fmt::format("{}", value));
-  }
-  JsonWriter& Number(int value) { return Scalar(fmt::format("{}", value)); }
-  JsonWriter& Seconds(double value) {
-    return Scalar(fmt::format("{:.6f}", value));
-  }
-  JsonWriter& Bool(bool value) { return Scalar(value ? "true" : "false"); }
-  JsonWriter& Null() { return Scalar("null"); }
-  JsonWriter& OptionalString(const std::optional<std::string>& value) {
-    return value ? String(*value) : Null();
-  }
-  template <class T>
-  JsonWriter& OptionalNumber(const std::optional<T>& value) {
-    return value ? Scalar(fmt::format("{}", *value)) : Null();
-  }
-  JsonWriter& Strings(const std::vector<std::string>& values) {
-    BeginArray();
-    for (const std::string& v : values) String(v);
-    return EndArray();
-  }
-
-  // The text written, with a final newline.
-  std::string Finish() { return out_ + "\n"; }
-
- private:
-  JsonWriter& Scalar(std::string_view text) {
-    Separate();
-    out_ += text;
-    return *this;
-  }
-  // Before a value or key: the comma and line break that separate it from
-  // its predecessor, unless it is the value of the key just written.
-  void Separate() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (counts_.empty()) return;
-    if (counts_.back()++ > 0) out_ += ',';
-    out_ += '\n';
-    out_.append(2 * counts_.size(), ' ');
-  }
-  JsonWriter& Open(char bracket) {
-    Separate();
-    out_ += bracket;
-    counts_.push_back(0);
-    return *this;
-  }
-  JsonWriter& Close(char bracket) {
-    const int count = counts_.back();
-    counts_.pop_back();
-    if (count > 0) {
-      out_ += '\n';
-      out_.append(2 * counts_.size(), ' ');
-    }
-    out_ += bracket;
-    return *this;
-  }
-
-  std::string out_;
-  std::vector<int> counts_;  // values written so far at each open level
-  bool after_key_ = false;
-};
 
 std::string_view KindName(explorer::PropertyKind kind) {
   switch (kind) {
@@ -422,13 +335,19 @@ void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
   w.EndObject();
 }
 
-}  // namespace
-
-std::string JsonReport(const ScenarioResult& result,
-                       const ReportOptions& options) {
-  JsonWriter w;
+// The whole per-scenario document, as one value of `w`.
+void WriteReport(JsonWriter& w, const ScenarioResult& result,
+                 const ReportOptions& options) {
   w.BeginObject();
   w.Key("schema_version").Number(kJsonSchemaVersion);
+  w.Key("tool").BeginObject();
+  w.Key("name").String("outbox-check");
+  w.Key("version").String(OUTBOX_CHECK_VERSION);
+  w.Key("command_line")
+      .OptionalString(options.command_line.empty()
+                          ? std::nullopt
+                          : std::optional<std::string>(options.command_line));
+  w.EndObject();
   WriteScenario(w, result.scenario);
   WriteConfig(w, result.scenario.config);
   WriteExpectation(w, result.scenario);
@@ -441,6 +360,34 @@ std::string JsonReport(const ScenarioResult& result,
   WriteStats(w, result, options);
   WriteViolations(w, result);
   WriteReplay(w, result);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string JsonReport(const ScenarioResult& result,
+                       const ReportOptions& options) {
+  JsonWriter w;
+  WriteReport(w, result, options);
+  return w.Finish();
+}
+
+std::string JsonRunReport(const std::vector<ScenarioResult>& results,
+                          const JsonRun& run, const ReportOptions& options) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("schema_version").Number(kJsonSchemaVersion);
+  w.Key("tool").BeginObject();
+  w.Key("name").String("outbox-check");
+  w.Key("version").String(run.tool_version);
+  w.EndObject();
+  w.Key("exit_code").Number(run.exit_code);
+  w.Key("interrupted").Bool(run.interrupted);
+  w.Key("scenarios").BeginArray();
+  for (const ScenarioResult& result : results) {
+    WriteReport(w, result, options);
+  }
+  w.EndArray();
   w.EndObject();
   return w.Finish();
 }

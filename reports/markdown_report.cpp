@@ -119,23 +119,29 @@ std::string MarksText(const std::vector<StepMark>& marks, std::size_t step,
   return out;
 }
 
+// "7", or "9–42" for a row that spans steps.
+std::string StepNumbers(const SequenceItem& item) {
+  return item.last() == item.step
+             ? fmt::format("{}", item.step)
+             : fmt::format("{}–{}", item.step, item.last());
+}
+
 // A Mermaid sequence diagram of `trace`: participants P0.. with their
 // display names as aliases, one message or note line per step, prefixed
 // with its step number.
-void AppendDiagram(const OutboxModel& model,
-                   const std::vector<StepPresentation>& steps,
+void AppendDiagram(const OutboxModel& model, const std::vector<StepRow>& rows,
                    const std::vector<StepMark>& marks, std::string& out) {
-  const SequenceDiagram d = SequenceOf(model, steps);
+  const SequenceDiagram d = SequenceOf(model, rows);
   out += "```mermaid\nsequenceDiagram\n";
   for (std::size_t p = 0; p < d.participants.size(); ++p) {
     out += fmt::format("  participant P{} as {}\n", p,
                        MermaidText(d.participants[p]));
   }
   for (const SequenceItem& item : d.items) {
-    std::string text = fmt::format("{}. {}", item.step, item.text);
+    std::string text = fmt::format("{}. {}", StepNumbers(item), item.text);
     bool shade = false;
     for (const StepMark& m : marks) {
-      if (m.step != item.step) continue;
+      if (m.step < item.step || m.step > item.last()) continue;
       text += " " + m.symbol;
       shade = shade || m.shade;
     }
@@ -174,19 +180,22 @@ void AppendInitialState(const OutboxModel& model, const State& initial,
 // One row per step: number, action, changed cells, and the whole state
 // after it (collapsed, changed cells bold).
 void AppendStepTable(const OutboxModel& model, const Trace& trace,
-                     const std::vector<StepPresentation>& steps,
+                     const std::vector<StepRow>& rows,
                      const std::vector<StepMark>& marks, std::string& out) {
   out += "| Step | Action | Changed cells | Durable state after |\n";
   out += "|---:|---|---|---|\n";
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const State& after = trace.states[i + 1];
-    std::string action = MarkdownCode(steps[i].action);
-    if (!steps[i].detail.empty()) {
-      action += " (" + MarkdownText(steps[i].detail) + ")";
+  for (const StepRow& row : rows) {
+    const StepPresentation& step = row.step;
+    const State& after = trace.states[row.last + 1];
+    std::string action = MarkdownCode(step.action);
+    if (!step.detail.empty()) {
+      action += " (" + MarkdownText(step.detail) + ")";
     }
-    action += MarksText(marks, i + 1, "<br>");
+    for (std::size_t i = row.first; i <= row.last; ++i) {
+      action += MarksText(marks, i + 1, "<br>");
+    }
 
-    const std::vector<CellChange>& changes = steps[i].changed;
+    const std::vector<CellChange>& changes = step.changed;
     std::vector<std::string> changed;
     for (const CellChange& c : changes) {
       changed.push_back(fmt::format("{}: {} → {}", MarkdownCode(c.name),
@@ -206,8 +215,9 @@ void AppendStepTable(const OutboxModel& model, const Trace& trace,
       state.push_back(is_changed ? "**" + text + "**" : text);
     }
     out += TableRow(
-        {fmt::format("{}", i + 1), action,
-         fmt::format("{}", fmt::join(changed, "<br>")),
+        {row.grouped() ? fmt::format("{}–{}", row.first + 1, row.last + 1)
+                       : fmt::format("{}", row.first + 1),
+         action, fmt::format("{}", fmt::join(changed, "<br>")),
          fmt::format("<details><summary>{}</summary>{}</details>",
                      Plural(cells.size(), "cell"), fmt::join(state, "<br>"))});
   }
@@ -222,9 +232,11 @@ void AppendTrace(const OutboxModel& model, const Trace& trace,
     out += "The initial state already violates it.\n\n";
     return;
   }
-  const std::vector<StepPresentation> steps =
-      PresentSteps(model, trace.actions, trace.states);
-  AppendStepTable(model, trace, steps, marks, out);
+  std::vector<std::size_t> marked;
+  for (const StepMark& m : marks) marked.push_back(m.step);
+  const std::vector<StepRow> rows =
+      PresentRows(model, trace.actions, trace.states, marked);
+  AppendStepTable(model, trace, rows, marks, out);
   std::vector<std::string> legend;
   for (const StepMark& m : marks) {
     legend.push_back(
@@ -232,7 +244,7 @@ void AppendTrace(const OutboxModel& model, const Trace& trace,
   }
   if (!legend.empty()) out += fmt::format("{}. ", fmt::join(legend, "; "));
   out += "Changed cells are bold in the full state.\n\n";
-  AppendDiagram(model, steps, marks, out);
+  AppendDiagram(model, rows, marks, out);
   out += "\n";
 }
 
@@ -259,7 +271,7 @@ void AppendSummary(const ScenarioResult& result, std::string& out) {
     return items.empty() ? std::string("none")
                          : fmt::format("{}", fmt::join(items, ", "));
   };
-  out += "## Summary\n\n| | |\n|---|---|\n";
+  out += "## Summary\n\n| Question | Answer |\n|---|---|\n";
   row("Verdict", MarkdownText(VerdictText(result)));
   row("Expected", MarkdownText(ExpectedText(scenario)));
   row("Outcome", "**" + MarkdownText(OutcomeText(result.outcome)) + "**");
@@ -373,7 +385,7 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
                   std::string& out) {
   const Exploration& e = result.exploration;
   const explorer::Stats& s = e.stats;
-  out += "## Search\n\n| | |\n|---|---|\n";
+  out += "## Search\n\n| Measure | Value |\n|---|---|\n";
   if (result.replay) {
     out += fmt::format(
         "| Search | pinned order of {}; {} |\n",
@@ -546,18 +558,30 @@ std::string MarkdownReport(const ScenarioResult& result,
     out += MarkdownProse(scenario.description) + "\n";
   }
   out += fmt::format("Scenario file: {}\n\n", MarkdownCode(scenario.path));
+  // What a reader comes for first: the verdict, then the traces with their
+  // step tables and diagrams; the configuration, search and coverage after.
   AppendSummary(result, out);
+  AppendViolations(result, out);
+  if (result.replay) AppendReplay(result, out);
   AppendConfiguration(result, out);
   AppendSearch(result, options, out);
   AppendCoverage(result.exploration, out);
-  AppendViolations(result, out);
-  if (result.replay) AppendReplay(result, out);
+  out += MarkdownWrittenBy(options);
   // One trailing newline, whatever the last section ended with.
   while (out.size() > 1 && out[out.size() - 1] == '\n' &&
          out[out.size() - 2] == '\n') {
     out.pop_back();
   }
   return out;
+}
+
+std::string MarkdownWrittenBy(const ReportOptions& options) {
+  std::string out =
+      fmt::format("---\n\nWritten by outbox-check {}", OUTBOX_CHECK_VERSION);
+  if (!options.command_line.empty()) {
+    out += ", by the command " + MarkdownCode(options.command_line);
+  }
+  return out + ".\n";
 }
 
 }  // namespace oc::reports

@@ -47,6 +47,9 @@ std::string MarkdownText(std::string_view text);
 // `text` as a code span, with a fence longer than any run of backticks in
 // it.
 std::string MarkdownCode(std::string_view text);
+// A report's closing lines: a rule, then "Written by outbox-check 0.1.0,
+// by the command `...`." (the command only when the options carry it).
+std::string MarkdownWrittenBy(const ReportOptions& options);
 
 // `cell`, already Markdown, made safe as one table cell: '|' escaped (GFM
 // honours that even inside code spans) and line breaks turned into spaces.

@@ -37,13 +37,18 @@ std::vector<ReportFile> ReportFiles(const std::vector<ScenarioResult>& results,
   return files;
 }
 
-std::vector<TraceFileName> TraceFileNames(
-    const std::vector<ScenarioResult>& results) {
+namespace {
+
+// "STEM.INVARIANT" + `extension` for every violation, but those of pinned
+// orders unless `pinned_too`.
+std::vector<TraceFileName> ViolationFileNames(
+    const std::vector<ScenarioResult>& results, bool pinned_too,
+    std::string_view extension) {
   const std::vector<std::string> stems = UniqueStems(results);
   std::vector<TraceFileName> files;
   std::vector<std::string> file_stems;
   for (std::size_t r = 0; r < results.size(); ++r) {
-    if (results[r].replay) continue;  // already a pinned order
+    if (results[r].replay && !pinned_too) continue;
     const auto& violations = results[r].exploration.violations;
     for (std::size_t i = 0; i < violations.size(); ++i) {
       files.push_back({r, i, ""});
@@ -54,9 +59,22 @@ std::vector<TraceFileName> TraceFileNames(
   // "a.b" + "c" and "a" + "b.c" would meet.
   file_stems = UniqueFileStems(file_stems, {});
   for (std::size_t f = 0; f < files.size(); ++f) {
-    files[f].name = file_stems[f] + ".toml";
+    files[f].name = file_stems[f] + std::string(extension);
   }
   return files;
+}
+
+}  // namespace
+
+std::vector<TraceFileName> TraceFileNames(
+    const std::vector<ScenarioResult>& results) {
+  // A pinned order's violations are pinned orders already.
+  return ViolationFileNames(results, /*pinned_too=*/false, ".toml");
+}
+
+std::vector<TraceFileName> CounterexampleFileNames(
+    const std::vector<ScenarioResult>& results, std::string_view extension) {
+  return ViolationFileNames(results, /*pinned_too=*/true, extension);
 }
 
 }  // namespace oc::reports

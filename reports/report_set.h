@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "check/scenario_check.h"
@@ -50,6 +51,13 @@ struct TraceFileName {
 // SafeFileStem of the violated invariant's name.
 std::vector<TraceFileName> TraceFileNames(
     const std::vector<ScenarioResult>& results);
+
+// Every counterexample of the run, a pinned order's violations included, in
+// result and violation order, named "STEM.INVARIANT" + `extension` (as
+// TraceFileNames, unique ignoring case): the files of --itf, with
+// extension ".itf.json".
+std::vector<TraceFileName> CounterexampleFileNames(
+    const std::vector<ScenarioResult>& results, std::string_view extension);
 
 }  // namespace oc::reports
 

@@ -3,19 +3,20 @@
 namespace oc::reports {
 
 SequenceDiagram SequenceOf(const OutboxModel& model,
-                           const std::vector<StepPresentation>& steps) {
+                           const std::vector<StepRow>& rows) {
   SequenceDiagram d;
   d.participants = Participants(model);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const StepPresentation& s = steps[i];
-    d.items.push_back(
-        SequenceItem{s.shape, i + 1, s.from, s.to, s.text, s.dashed, s.lost});
+  for (const StepRow& row : rows) {
+    const StepPresentation& s = row.step;
+    d.items.push_back(SequenceItem{s.shape, row.first + 1, s.from, s.to, s.text,
+                                   s.dashed, s.lost,
+                                   row.grouped() ? row.last + 1 : 0});
   }
   return d;
 }
 
 SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
-  return SequenceOf(model, PresentSteps(model, trace.actions, trace.states));
+  return SequenceOf(model, PresentRows(model, trace.actions, trace.states));
 }
 
 }  // namespace oc::reports

@@ -28,16 +28,20 @@ struct SequenceItem {
   std::string text;      // "claim e1 (token 1)", "lease of e1 expires"
   bool dashed = false;   // a reply or an acknowledgement
   bool lost = false;     // the message never arrived (a lost acknowledgement)
+  // The last step it spans, for a run of ticks drawn as one note; 0 when it
+  // is the one step `step`.
+  std::size_t last_step = 0;
+  std::size_t last() const { return last_step ? last_step : step; }
 };
 
 struct SequenceDiagram {
   std::vector<std::string> participants;  // display names
-  std::vector<SequenceItem> items;        // one per step, in order
+  std::vector<SequenceItem> items;        // one per row, in order
 };
 
-// REQUIRES: `steps` are the steps of a run of `model`, in order.
+// REQUIRES: `rows` are the rows of a run of `model`, in order.
 SequenceDiagram SequenceOf(const OutboxModel& model,
-                           const std::vector<StepPresentation>& steps);
+                           const std::vector<StepRow>& rows);
 // REQUIRES: `trace` is a trace of `model`.
 SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace);
 

@@ -152,13 +152,14 @@ std::string SequenceSvg(const SequenceDiagram& d, const SvgOptions& options) {
   int mark_width = 0;
   for (std::size_t r = 0; r < d.items.size(); ++r) {
     for (const SvgMark& m : options.marks) {
-      if (m.step != d.items[r].step) continue;
+      if (m.step < d.items[r].step || m.step > d.items[r].last()) continue;
       row_classes[r] += " " + m.css_class;
       if (!row_labels[r].empty()) row_labels[r] += "; ";
       row_labels[r] += m.label;
     }
     if (!row_labels[r].empty()) {
-      mark_width = std::max(mark_width, TextWidth(row_labels[r]) + 20);
+      // Mark labels are bold, about a fifth wider than plain text.
+      mark_width = std::max(mark_width, TextWidth(row_labels[r]) * 6 / 5 + 24);
     }
   }
   const int width =
@@ -190,15 +191,21 @@ std::string SequenceSvg(const SequenceDiagram& d, const SvgOptions& options) {
   for (std::size_t r = 0; r < d.items.size(); ++r) {
     const SequenceItem& item = d.items[r];
     const int top = rows_top + static_cast<int>(r) * kRowHeight;
-    out += fmt::format("<g class=\"{}\" id=\"{}-step-{}\" data-step=\"{}\">",
-                       EscapeMarkup(row_classes[r]), EscapeMarkup(options.id),
-                       item.step, item.step);
+    // A row that spans steps (a run of ticks) is named by its last step,
+    // the state it leads to, and says its first.
+    out += fmt::format(
+        "<g class=\"{}\" id=\"{}-step-{}\" data-step=\"{}\" "
+        "data-first=\"{}\">",
+        EscapeMarkup(row_classes[r]), EscapeMarkup(options.id), item.last(),
+        item.last(), item.step);
     out += fmt::format(
         "<rect class=\"row-bg\" x=\"0\" y=\"{}\" width=\"{}\" "
         "height=\"{}\"/>",
         top, width, kRowHeight);
     AppendText(out, kStepColumn / 2, top + 23, "middle", "step-no",
-               fmt::format("{}", item.step));
+               item.last() == item.step
+                   ? fmt::format("{}", item.step)
+                   : fmt::format("{}–{}", item.step, item.last()));
     if (item.kind == SequenceItem::Kind::kMessage && item.from != item.to) {
       AppendMessage(out, item, xs[item.from], xs[item.to], top);
     } else {

@@ -11,14 +11,16 @@
 namespace oc::reports {
 namespace {
 
-// The steps of `trace`, each with the cells it changed.
+// The steps of `trace`, each with the cells it changed; a run of ticks
+// is one row, with the cells the whole run changed.
 void AppendSteps(const OutboxModel& model, const Trace& trace,
                  std::string& out) {
-  const std::vector<StepPresentation> steps =
-      PresentSteps(model, trace.actions, trace.states);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const StepPresentation& step = steps[i];
-    out += fmt::format("    {:>2}. {}{}\n", i + 1, step.action,
+  for (const StepRow& row : PresentRows(model, trace.actions, trace.states)) {
+    const StepPresentation& step = row.step;
+    const std::string number =
+        row.grouped() ? fmt::format("{}-{}", row.first + 1, row.last + 1)
+                      : fmt::format("{:>2}", row.first + 1);
+    out += fmt::format("    {}. {}{}\n", number, step.action,
                        step.detail.empty() ? "" : "  [" + step.detail + "]");
     if (step.changed.empty()) out += "          (no cell changed)\n";
     for (const CellChange& c : step.changed) {

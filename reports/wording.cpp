@@ -182,4 +182,12 @@ std::string ReportStem(const Scenario& scenario) {
   return SafeFileStem(scenario.name);
 }
 
+std::string WrittenBy(const ReportOptions& options) {
+  std::string out = std::string("outbox-check ") + OUTBOX_CHECK_VERSION;
+  if (!options.command_line.empty()) {
+    out += fmt::format(", by the command: {}", options.command_line);
+  }
+  return out;
+}
+
 }  // namespace oc::reports

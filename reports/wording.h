@@ -7,6 +7,7 @@
 #include <string>
 
 #include "check/scenario_check.h"
+#include "reports/report_options.h"
 
 namespace oc::reports {
 
@@ -39,6 +40,10 @@ std::string SearchText(const Exploration& e);
 // The first word of it, for a table cell: "exhaustive", "incomplete", or
 // "up to the first violation".
 std::string SearchExtentText(const Exploration& e);
+// Who wrote a report: "outbox-check 0.1.0", then ", by the command:
+// outbox-check check scenarios --report-dir out" when the options carry
+// the command line. Plain text; each writer escapes it.
+std::string WrittenBy(const ReportOptions& options);
 // "safety", "transition", "at rest".
 std::string KindText(explorer::PropertyKind kind);
 // The point of no return of violation `i` in words: "step 4, claim(B, e1):

@@ -64,6 +64,24 @@ constexpr std::string_view kCheckKeys[] = {
     "invariants", "stop_at_first_violation", "must_fire", "order"};
 constexpr std::string_view kExpectKeys[] = {"verdict", "violated",
                                             "trace_length", "states"};
+constexpr std::string_view kDeclaredKeys[] = {"file"};
+
+// The words of the word-valued fields, each list in the order of the enum
+// it is read into (OptionalWord and ReadExpression index by position).
+constexpr std::string_view kDedupModes[] = {"none", "window",
+                                            "producer_session"};
+constexpr std::string_view kClocks[] = {"capped", "plain"};
+constexpr std::string_view kInvariantKinds[] = {"safety", "transition",
+                                                "at_rest"};
+constexpr std::string_view kVerdicts[] = {"holds", "violated"};
+
+// The names check.must_fire takes: every action class, and "complete" and
+// "expire" for both of their classes.
+std::vector<std::string> MustFireNames() {
+  std::vector<std::string> names = OutboxModel::ActionClassNames();
+  names.insert(names.begin(), {"complete", "expire"});
+  return names;
+}
 
 constexpr std::int64_t kNoUpperLimit = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
@@ -349,7 +367,6 @@ class Reader {
     if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
     TimeConfig& time = out_.config.time;
-    static constexpr std::string_view kClocks[] = {"capped", "plain"};
     Status s = CheckKeys(t, "time", kTimeKeys);
     if (s.ok()) s = OptionalDuration(t, "time", "lease", time.lease);
     if (s.ok()) s = OptionalDuration(t, "time", "poll", time.poll);
@@ -370,10 +387,10 @@ class Reader {
     if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
     BrokerConfig& broker = out_.config.broker;
-    static constexpr std::string_view kModes[] = {"none", "window",
-                                                  "producer_session"};
     Status s = CheckKeys(t, "broker", kBrokerKeys);
-    if (s.ok()) s = OptionalWord(t, "broker", "dedup", kModes, broker.dedup);
+    if (s.ok()) {
+      s = OptionalWord(t, "broker", "dedup", kDedupModes, broker.dedup);
+    }
     if (s.ok()) s = OptionalDuration(t, "broker", "window", broker.window);
     return s;
   }
@@ -651,7 +668,6 @@ class Reader {
   // the scenario file's folder. Its own errors name the strategy file.
   Status ReadDeclaredStrategy(const toml::table& table,
                               const std::string& field, Group& out) {
-    static constexpr std::string_view kDeclaredKeys[] = {"file"};
     Status s = CheckKeys(table, field, kDeclaredKeys);
     if (!s.ok()) return s;
     const toml::node* file = table.get("file");
@@ -770,8 +786,7 @@ class Reader {
     if (array == nullptr) {
       return TypeError(*node, "check.must_fire", "an array of action names");
     }
-    std::vector<std::string> names = OutboxModel::ActionClassNames();
-    names.insert(names.begin(), {"complete", "expire"});
+    const std::vector<std::string> names = MustFireNames();
     const std::vector<std::string_view> known(names.begin(), names.end());
     for (std::size_t i = 0; i < array->size(); ++i) {
       const toml::node& element = *array->get(i);
@@ -800,14 +815,18 @@ class Reader {
   // declaration that is silently skipped would let a broken consumer pass.
   // The unlisted ones come after the listed ones, in declaration order.
   Status AddDeclaredInvariants() {
-    for (const InvariantExpression& x : out_.expressions) {
+    for (std::size_t i = 0; i < out_.expressions.size(); ++i) {
+      const InvariantExpression& x = out_.expressions[i];
       const bool skipped =
           std::find(out_.unchecked.begin(), out_.unchecked.end(), x.name) !=
           out_.unchecked.end();
       const bool listed =
           std::find(out_.invariants.begin(), out_.invariants.end(), x.name) !=
           out_.invariants.end();
-      if (!skipped && !listed) out_.invariants.push_back(x.name);
+      if (!skipped && !listed) {
+        out_.invariants.push_back(x.name);
+        out_.invariant_positions.push_back(expression_positions_[i]);
+      }
     }
     return Status::Ok();
   }
@@ -866,14 +885,14 @@ class Reader {
           out_.invariants.end()) {
         return Error(element, field, fmt::format("'{}' is listed twice", name));
       }
-      if (invariant == nullptr) {
-        out_.invariants.push_back(name);  // declared in [[invariants]]
-        continue;
+      if (invariant != nullptr) {
+        if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
+          return Error(element, field, s.message());
+        }
       }
-      if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
-        return Error(element, field, s.message());
-      }
+      // A built-in, or one declared in [[invariants]].
       out_.invariants.push_back(name);
+      out_.invariant_positions.push_back(PositionOf(element.source()));
     }
     return Status::Ok();
   }
@@ -908,6 +927,7 @@ class Reader {
         }
       }
       Note(field, element);
+      expression_positions_.push_back(PositionOf(table->get("name")->source()));
       out_.expressions.push_back(std::move(x));
     }
     return Status::Ok();
@@ -936,21 +956,21 @@ class Reader {
                                      "another name",
                                      x.name));
     }
-    constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
     const toml::node* kind = table.get("kind");
     if (kind != nullptr) {
       if (!kind->is_string()) {
         return TypeError(*kind, Dotted(field, "kind"), "a string");
       }
       const std::string& k = kind->as_string()->get();
-      const auto it = std::find(std::begin(kKinds), std::end(kKinds), k);
-      if (it == std::end(kKinds)) {
-        std::string hint = DidYouMean(k, kKinds);
+      const auto it =
+          std::find(std::begin(kInvariantKinds), std::end(kInvariantKinds), k);
+      if (it == std::end(kInvariantKinds)) {
+        std::string hint = DidYouMean(k, kInvariantKinds);
         if (hint.empty()) hint = "; kinds are safety, transition, at_rest";
         return Error(*kind, Dotted(field, "kind"),
                      fmt::format("unknown kind '{}'{}", k, hint));
       }
-      x.kind = static_cast<InvariantKind>(it - std::begin(kKinds));
+      x.kind = static_cast<InvariantKind>(it - std::begin(kInvariantKinds));
     }
     if (const toml::node* groups = table.get("groups")) {
       // "all", a kind of group, a group's name, or an array of them.
@@ -1073,7 +1093,6 @@ class Reader {
   }
 
   Status ReadVerdict(const toml::table& expect) {
-    constexpr std::string_view kVerdicts[] = {"holds", "violated"};
     const toml::node* node = expect.get("verdict");
     if (node == nullptr) {
       return Error(PositionOf(expect.source()), "expect.verdict",
@@ -1157,6 +1176,9 @@ class Reader {
   const std::string& path_;
   Scenario& out_;
   std::vector<std::pair<std::string, SourcePosition>> noted_;
+  // Where each of out_.expressions is named (its `name` key), index for
+  // index.
+  std::vector<SourcePosition> expression_positions_;
 };
 
 }  // namespace
@@ -1199,6 +1221,69 @@ Result<Scenario> LoadScenario(const std::string& path) {
   const Result<std::string> text = ReadFileText(path);
   if (!text.ok()) return text.status();
   return ParseScenario(text.value(), path);
+}
+
+namespace {
+
+template <class List>
+std::vector<std::string_view> Keys(const List& list) {
+  return {std::begin(list), std::end(list)};
+}
+template <class List>
+std::vector<std::string> Words(const List& list) {
+  return {std::begin(list), std::end(list)};
+}
+
+}  // namespace
+
+std::vector<KeyTable> ScenarioKeyTables() {
+  return {
+      {.path = "", .keys = Keys(kTopKeys)},
+      {.path = "events[]", .keys = Keys(kEventKeys), .open = true},
+      {.path = "groups[]", .keys = Keys(kGroupKeys)},
+      {.path = "groups[].strategy", .keys = Keys(kDeclaredKeys)},
+      {.path = "relay", .keys = Keys(kRelayKeys)},
+      {.path = "source", .keys = Keys(kSourceKeys)},
+      {.path = "switches", .keys = Keys(kSwitchKeys)},
+      {.path = "faults", .keys = Keys(kFaultKeys)},
+      {.path = "time", .keys = Keys(kTimeKeys)},
+      {.path = "broker", .keys = Keys(kBrokerKeys)},
+      {.path = "bounds", .keys = Keys(kBoundKeys)},
+      {.path = "check", .keys = Keys(kCheckKeys)},
+      {.path = "expect", .keys = Keys(kExpectKeys)},
+      {.path = "invariants[]", .keys = Keys(kExpressionKeys)},
+  };
+}
+
+std::vector<WordList> ScenarioWordLists() {
+  std::vector<std::string> strategies;
+  for (Strategy s : kAllStrategies) {
+    strategies.emplace_back(StrategyName(s));
+  }
+  return {
+      {.path = "groups[].strategy", .words = std::move(strategies)},
+      {.path = "relay.style", .words = Words(kRelayStyleNames)},
+      {.path = "relay.message_id", .words = Words(kMessageIdentityNames)},
+      {.path = "source.commits", .words = Words(kCommitTimes)},
+      {.path = "time.clocks", .words = Words(kClocks)},
+      {.path = "broker.dedup", .words = Words(kDedupModes)},
+      {.path = "check.must_fire[]", .words = MustFireNames()},
+      {.path = "expect.verdict", .words = Words(kVerdicts)},
+      {.path = "invariants[].kind", .words = Words(kInvariantKinds)},
+  };
+}
+
+std::vector<KeyTable> InvariantDefinitionKeyTables() {
+  return {{.path = "", .keys = Keys(kDefinitionKeys)}};
+}
+
+std::vector<WordList> InvariantDefinitionWordLists() {
+  std::vector<std::string> builtins;
+  for (const Invariant& invariant : AllInvariants()) {
+    builtins.emplace_back(invariant.name);
+  }
+  return {{.path = "name", .words = std::move(builtins)},
+          {.path = "kind", .words = Words(kInvariantKinds)}};
 }
 
 }  // namespace oc

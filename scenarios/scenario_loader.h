@@ -11,9 +11,11 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "check/scenario.h"
 #include "common/status.h"
+#include "scenarios/key_tables.h"
 
 namespace oc {
 
@@ -32,6 +34,18 @@ Result<InvariantExpression> ParseInvariantDefinition(std::string_view text,
                                                      const Config& config);
 Result<InvariantExpression> LoadInvariantDefinition(const std::string& path,
                                                     const Config& config);
+
+// The loader's own lists, for tools that must agree with it (the JSON
+// Schemas of scenarios/schema/): the keys of every table of a scenario file,
+// top level ("") first, in FORMAT.md's order; and the words of every field
+// that takes one of a fixed set. Fields whose values depend on the file
+// (invariant names, which a scenario may declare) are not word lists.
+std::vector<KeyTable> ScenarioKeyTables();
+std::vector<WordList> ScenarioWordLists();
+
+// The same for an invariant definition file (one table, at the top level).
+std::vector<KeyTable> InvariantDefinitionKeyTables();
+std::vector<WordList> InvariantDefinitionWordLists();
 
 }  // namespace oc
 

@@ -17,6 +17,9 @@ namespace {
 constexpr std::string_view kStrategyKeys[] = {"name", "description", "tables",
                                               "steps"};
 constexpr std::string_view kTableKeys[] = {"kind", "by"};
+// A declared table's kinds: a row (present or not), or a number.
+constexpr std::string_view kRow = "row";
+constexpr std::string_view kNumber = "number";
 
 // [tables]: NAME = { kind = "row" | "number", by = "event" | ATTRIBUTE }.
 Status ReadTables(const toml::node& node, const std::string& path,
@@ -68,13 +71,13 @@ Status ReadTables(const toml::node& node, const std::string& path,
     const toml::node* kind = t->get("kind");
     const std::optional<std::string> kind_text =
         kind ? kind->value<std::string>() : std::nullopt;
-    if (!kind_text || (*kind_text != "row" && *kind_text != "number")) {
+    if (!kind_text || (*kind_text != kRow && *kind_text != kNumber)) {
       return Status::Error(
           ErrorAt(path, kind ? kind->source() : value.source(), field + ".kind",
                   kind ? "expected \"row\" (present or not) or \"number\""
                        : "missing; \"row\" (present or not) or \"number\""));
     }
-    table.row = *kind_text == "row";
+    table.row = *kind_text == kRow;
     const toml::node* by = t->get("by");
     const std::optional<std::string> by_text =
         by ? by->value<std::string>() : std::nullopt;
@@ -254,6 +257,18 @@ Result<std::string> LoadStrategyDescription(const std::string& path) {
 std::string BuiltinDefinitionPath(std::string_view strategies_dir,
                                   std::string_view name) {
   return fmt::format("{}/{}.toml", strategies_dir, name);
+}
+
+std::vector<KeyTable> StrategyKeyTables() {
+  return {{.path = "",
+           .keys = {std::begin(kStrategyKeys), std::end(kStrategyKeys)}},
+          {.path = "tables.*",
+           .keys = {std::begin(kTableKeys), std::end(kTableKeys)}}};
+}
+
+std::vector<WordList> StrategyWordLists() {
+  return {{.path = "tables.*.kind",
+           .words = {std::string(kRow), std::string(kNumber)}}};
 }
 
 Status UseBuiltinDefinitions(Config& config, std::string_view strategies_dir) {

@@ -11,10 +11,12 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "model/config.h"
 #include "model/handler_program.h"
+#include "scenarios/key_tables.h"
 
 namespace oc {
 
@@ -42,6 +44,13 @@ std::string BuiltinDefinitionPath(std::string_view strategies_dir,
 // --declared`). Groups that already use a declared strategy stay as they
 // are.
 Status UseBuiltinDefinitions(Config& config, std::string_view strategies_dir);
+
+// The loader's own lists, for tools that must agree with it (the JSON
+// Schema scenarios/schema/strategy.schema.json): the keys of the top level
+// ("") and of each declared table ("tables.*"), and the words of
+// "tables.*.kind".
+std::vector<KeyTable> StrategyKeyTables();
+std::vector<WordList> StrategyWordLists();
 
 }  // namespace oc
 

@@ -30,6 +30,12 @@ expect "^outbox-check: --graph: $work/file: (cannot create folder|not a folder)"
   --graph "$work/file/graph.dot"
 expect "^outbox-check: --graph: $work: is a folder; give a file name" \
   --graph "$work"
+expect "^outbox-check: --sarif: $work/file: (cannot create folder|not a folder)" \
+  --sarif "$work/file/run.sarif"
+expect "^outbox-check: --sarif: $work: is a folder; give a file name" \
+  --sarif "$work"
+expect "^outbox-check: --itf: $work/file: (cannot create folder|not a folder)" \
+  --itf "$work/file"
 expect "^outbox-check: --report-dir: /proc/outbox-check-reports: cannot create folder: " \
   --report-dir /proc/outbox-check-reports
 # A good folder is checked too, but a bad one after it still stops the run

@@ -16,21 +16,31 @@
 namespace oc {
 namespace {
 
-// A run of `model` from its initial state along the actions written in text
-// form, presented step by step.
-std::vector<StepPresentation> Present(const OutboxModel& m,
-                                      const std::vector<std::string>& texts) {
+struct Run {
   std::vector<Action> actions;
-  std::vector<State> states = {m.InitialStates().front()};
+  std::vector<State> states;
+};
+
+// A run of `model` from its initial state along the actions written in text
+// form.
+Run RunOf(const OutboxModel& m, const std::vector<std::string>& texts) {
+  Run run{{}, {m.InitialStates().front()}};
   for (const std::string& text : texts) {
     const Result<Action> a = ParseAction(m.config(), text);
     REQUIRE_MESSAGE(a.ok(), text);
-    Result<State> next = m.Apply(states.back(), a.value());
+    Result<State> next = m.Apply(run.states.back(), a.value());
     REQUIRE_MESSAGE(next.ok(), text);
-    actions.push_back(a.value());
-    states.push_back(std::move(next).value());
+    run.actions.push_back(a.value());
+    run.states.push_back(std::move(next).value());
   }
-  return PresentSteps(m, actions, states);
+  return run;
+}
+
+// The same, presented step by step.
+std::vector<StepPresentation> Present(const OutboxModel& m,
+                                      const std::vector<std::string>& texts) {
+  const Run run = RunOf(m, texts);
+  return PresentSteps(m, run.actions, run.states);
 }
 
 Config Styled(RelayStyle style, int relays, int events,
@@ -187,6 +197,49 @@ TEST_CASE(
   CHECK(steps[3].detail == "sweep");
   CHECK(steps[4].text == "publish e1");
   CHECK(steps[5].text == "mark dispatched: e1");
+}
+
+TEST_CASE(
+    "a run of consecutive ticks is one row that spans its steps, unless a "
+    "step of it must stand alone") {
+  // A consumer down for 5 minutes, in 1-minute ticks.
+  Config c = testing::MakeConfig(1, 1, {Strategy::kCreditInbox}, 1);
+  c.time.poll = 60;
+  c.time.consumer_outage = 300;
+  c.budgets.consumer_outages = 1;
+  OutboxModel m(c);
+  const Run run = RunOf(
+      m, {"claim(r1, e1)", "send(r1)", "complete(r1)", "consumer_outage(g1)",
+          "tick", "tick", "tick", "tick", "tick", "consume(g1, 1, e1)"});
+  const std::vector<StepRow> rows = PresentRows(m, run.actions, run.states);
+  REQUIRE(rows.size() == 6);
+  CHECK(rows[3].first == 3);
+  CHECK_FALSE(rows[3].grouped());
+  // Steps 5 to 9: five ticks, one row, with what the five changed.
+  CHECK(rows[4].first == 4);
+  CHECK(rows[4].last == 8);
+  CHECK(rows[4].grouped());
+  CHECK(rows[4].step.shape == StepShape::kNote);
+  CHECK(rows[4].step.action == "5 ticks");
+  CHECK(rows[4].step.detail == "+5m, to 5m since the start");
+  CHECK(rows[4].step.text ==
+        "time passes 5m in 5 ticks, to 5m since the start");
+  CHECK(rows[4].step.changed == ChangedCells(m, run.states[4], run.states[9]));
+  CHECK_FALSE(rows[4].step.changed.empty());
+  CHECK(rows[5].step.action == "consume(g1, 1, e1)");
+  // A marked step (7, 1-based) splits the run around it, and the runs on
+  // either side count on from the start.
+  const std::vector<std::size_t> alone = {7};
+  const std::vector<StepRow> split =
+      PresentRows(m, run.actions, run.states, alone);
+  REQUIRE(split.size() == 8);
+  CHECK(split[4].last == 5);
+  CHECK(split[4].step.text ==
+        "time passes 2m in 2 ticks, to 2m since the start");
+  CHECK_FALSE(split[5].grouped());
+  CHECK(split[5].step.text == "time passes: 3m since the start");
+  CHECK(split[6].step.text ==
+        "time passes 2m in 2 ticks, to 5m since the start");
 }
 
 TEST_CASE("the relay style's scope clauses and settings") {

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   }
   std::ofstream out(argv[2], std::ios::binary);
   out << oc::reports::HtmlReport(
-      result.value(), oc::reports::ReportOptions{.wall_clock = false});
+      result.value(),
+      oc::reports::ReportOptions{.wall_clock = false, .command_line = {}});
   out.close();
   if (!out) {
     std::cerr << argv[2] << ": cannot write\n";

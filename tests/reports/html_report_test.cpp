@@ -58,7 +58,7 @@ const ScenarioResult& LeaseExpiry() {
   return result;
 }
 
-const ReportOptions kNoWallClock{.wall_clock = false};
+const ReportOptions kNoWallClock{.wall_clock = false, .command_line = {}};
 
 std::size_t Count(std::string_view text, std::string_view needle) {
   std::size_t n = 0;
@@ -309,7 +309,7 @@ TEST_CASE("the summary, configuration, statistics and coverage are shown") {
 TEST_CASE("seconds appear only with the wall clock on") {
   const ScenarioResult& r = LeaseExpiry();
   CHECK(HtmlReport(r, kNoWallClock).find("seconds") == std::string::npos);
-  CHECK(HtmlReport(r, ReportOptions{.wall_clock = true})
+  CHECK(HtmlReport(r, ReportOptions{.wall_clock = true, .command_line = {}})
             .find("<th>seconds</th>") != std::string::npos);
   const std::vector<ScenarioResult> all = {r};
   CHECK(HtmlIndex(all, {"x"}, kNoWallClock).find("seconds") ==

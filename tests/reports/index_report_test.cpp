@@ -44,8 +44,8 @@ const std::vector<std::string> kStems = {"lease-expiry-after-send",
                                          "wrong-expectation", "depth-limited"};
 
 TEST_CASE("the index has one linked row per scenario and the exit code") {
-  const std::string md =
-      MarkdownIndex(Results(), kStems, {.wall_clock = false});
+  const std::string md = MarkdownIndex(
+      Results(), kStems, {.wall_clock = false, .command_line = {}});
   CHECK(md.rfind("# outbox-check results\n\n3 scenarios: 1 as expected, 1 "
                  "unexpected, 1 inconclusive. Exit code 1: ",
                  0) == 0);
@@ -64,10 +64,11 @@ TEST_CASE("the index has one linked row per scenario and the exit code") {
 
 TEST_CASE("the index has seconds only with timing") {
   const std::vector<ScenarioResult> results = Results();
-  CHECK(!Contains(MarkdownIndex(results, kStems, {.wall_clock = false}),
-                  "Seconds"));
+  CHECK(!Contains(
+      MarkdownIndex(results, kStems, {.wall_clock = false, .command_line = {}}),
+      "Seconds"));
   const std::string timed =
-      MarkdownIndex(results, kStems, {.wall_clock = true});
+      MarkdownIndex(results, kStems, {.wall_clock = true, .command_line = {}});
   CHECK(Contains(timed, "| Transitions | Seconds |"));
   CHECK(std::regex_search(timed, std::regex(R"(\| 178 \| \d+\.\d\d \|)")));
 }
@@ -75,12 +76,14 @@ TEST_CASE("the index has seconds only with timing") {
 TEST_CASE("the index escapes names and link targets") {
   std::vector<ScenarioResult> results = {Holding()};
   results[0].scenario.name = "a|b [c]";
-  const std::string md = MarkdownIndex(results, {"a b"}, {.wall_clock = false});
+  const std::string md = MarkdownIndex(
+      results, {"a b"}, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "| [a\\|b \\[c\\]](a%20b.md) |"));
 }
 
 TEST_CASE("JUnit has one testcase per scenario and counts every failure") {
-  const std::string xml = JunitXml(Results(), kStems, {.wall_clock = false});
+  const std::string xml =
+      JunitXml(Results(), kStems, {.wall_clock = false, .command_line = {}});
   CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0) == 0);
   CHECK(Contains(xml,
                  "<testsuite name=\"outbox-check\" tests=\"3\" "
@@ -95,7 +98,8 @@ TEST_CASE("JUnit has one testcase per scenario and counts every failure") {
 }
 
 TEST_CASE("an unexpected outcome is a failure whose body holds the trace") {
-  const std::string xml = JunitXml(Results(), kStems, {.wall_clock = false});
+  const std::string xml =
+      JunitXml(Results(), kStems, {.wall_clock = false, .command_line = {}});
   CHECK(
       Contains(xml,
                "<failure type=\"unexpected\" message=\"UNEXPECTED: "
@@ -114,7 +118,8 @@ TEST_CASE("an unexpected outcome is a failure whose body holds the trace") {
 }
 
 TEST_CASE("an inconclusive outcome fails too, with its own type") {
-  const std::string xml = JunitXml(Results(), kStems, {.wall_clock = false});
+  const std::string xml =
+      JunitXml(Results(), kStems, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(xml,
                  "<failure type=\"inconclusive\" message=\"INCONCLUSIVE: "
                  "the search stopped at a limit"));
@@ -123,8 +128,11 @@ TEST_CASE("an inconclusive outcome fails too, with its own type") {
 
 TEST_CASE("JUnit has time attributes only with timing") {
   const std::vector<ScenarioResult> results = Results();
-  CHECK(!Contains(JunitXml(results, kStems, {.wall_clock = false}), "time="));
-  const std::string timed = JunitXml(results, kStems, {.wall_clock = true});
+  CHECK(!Contains(
+      JunitXml(results, kStems, {.wall_clock = false, .command_line = {}}),
+      "time="));
+  const std::string timed =
+      JunitXml(results, kStems, {.wall_clock = true, .command_line = {}});
   CHECK(Count(timed, " time=\"") == 4);  // the suite and each testcase
 }
 
@@ -133,7 +141,8 @@ TEST_CASE("JUnit escapes '<', '&' and '\"' in attributes and text") {
   results[0].scenario.name = "a<b & \"c\"";
   results[0].scenario.path = "dir/<x>&\"y\".toml";
   results[0].mismatches = {"1 < 2 & \"3\"\nnext line"};
-  const std::string xml = JunitXml(results, {"a-b"}, {.wall_clock = false});
+  const std::string xml =
+      JunitXml(results, {"a-b"}, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(xml, "name=\"a&lt;b &amp; &quot;c&quot;\""));
   CHECK(Contains(xml, "file=\"dir/&lt;x&gt;&amp;&quot;y&quot;.toml\""));
   CHECK(Contains(xml,
@@ -145,10 +154,13 @@ TEST_CASE("JUnit escapes '<', '&' and '\"' in attributes and text") {
 }
 
 TEST_CASE("the index and JUnit are pure functions of the results") {
-  CHECK(MarkdownIndex(Results(), kStems, {.wall_clock = false}) ==
-        MarkdownIndex(Results(), kStems, {.wall_clock = false}));
-  CHECK(JunitXml(Results(), kStems, {.wall_clock = false}) ==
-        JunitXml(Results(), kStems, {.wall_clock = false}));
+  CHECK(MarkdownIndex(Results(), kStems,
+                      {.wall_clock = false, .command_line = {}}) ==
+        MarkdownIndex(Results(), kStems,
+                      {.wall_clock = false, .command_line = {}}));
+  CHECK(
+      JunitXml(Results(), kStems, {.wall_clock = false, .command_line = {}}) ==
+      JunitXml(Results(), kStems, {.wall_clock = false, .command_line = {}}));
 }
 
 }  // namespace

@@ -12,11 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "reports/index_report.h"
+#include "reports/markdown_report.h"
 #include "tests/reports/writer_fixtures.h"
 
 namespace oc::reports {
 namespace {
 
+using testing::Contains;
 using testing::Holding;
 using testing::Pinned;
 using testing::Violated;
@@ -195,22 +198,46 @@ TEST_CASE("the test's JSON parser rejects what is not JSON") {
 TEST_CASE(
     "the JSON report is well-formed, versioned, with keys in a fixed "
     "order") {
-  const std::string text = JsonReport(Violated(), {.wall_clock = false});
+  const std::string text =
+      JsonReport(Violated(), {.wall_clock = false, .command_line = {}});
   const Json j = Parse(text);
-  CHECK(text.rfind("{\n  \"schema_version\": 1,\n  \"scenario\": {\n", 0) == 0);
+  CHECK(text.rfind("{\n  \"schema_version\": 1,\n  \"tool\": {\n", 0) == 0);
   CHECK(text.back() == '\n');
   CHECK(j["schema_version"].text == "1");
   CHECK(j.Keys() == std::vector<std::string>{
-                        "schema_version", "scenario", "config", "expectation",
-                        "verdict", "outcome", "exit_code", "mismatches",
-                        "warnings", "timing_assumptions", "stats", "coverage",
-                        "violations", "replay"});
+                        "schema_version", "tool", "scenario", "config",
+                        "expectation", "verdict", "outcome", "exit_code",
+                        "mismatches", "warnings", "timing_assumptions", "stats",
+                        "coverage", "violations", "replay"});
+}
+
+TEST_CASE("every report states the tool's version and the command") {
+  const ReportOptions with{.wall_clock = true,
+                           .command_line = "outbox-check check 'a b.toml'"};
+  const Json j = Parse(JsonReport(Violated(), with));
+  CHECK(j["tool"]["name"].text == "outbox-check");
+  CHECK(j["tool"]["version"].text == OUTBOX_CHECK_VERSION);
+  CHECK(j["tool"]["command_line"].text == "outbox-check check 'a b.toml'");
+  const std::string written =
+      std::string("Written by outbox-check ") + OUTBOX_CHECK_VERSION +
+      ", by the command `outbox-check check 'a b.toml'`.";
+  CHECK(Contains(MarkdownReport(Violated(), with), written));
+  CHECK(Contains(MarkdownIndex({Violated()}, {"v"}, with), written));
+  // Without a command line (the byte-identical mode), the version alone.
+  const ReportOptions without{.wall_clock = false, .command_line = {}};
+  CHECK(Parse(JsonReport(Violated(), without))["tool"]["command_line"].type ==
+        Json::Type::kNull);
+  const std::string md = MarkdownReport(Violated(), without);
+  CHECK(Contains(md, std::string("Written by outbox-check ") +
+                         OUTBOX_CHECK_VERSION + ".\n"));
+  CHECK_FALSE(Contains(md, "by the command"));
 }
 
 TEST_CASE(
     "the JSON report carries the scenario, configuration and "
     "expectation") {
-  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
+  const Json j =
+      Parse(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
   CHECK(j["scenario"]["name"].text == "lease-expiry-after-send");
   CHECK(j["scenario"]["path"].text == "lease.toml");
   CHECK(j["scenario"]["search"].text == "exhaustive");
@@ -230,7 +257,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the JSON report carries verdict, outcome, stats and coverage") {
-  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
+  const Json j =
+      Parse(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
   CHECK(j["verdict"]["text"].text == "violated: effect_at_most_once (8 steps)");
   CHECK(j["verdict"]["violated"][0].text == "effect_at_most_once");
   CHECK(j["verdict"]["held"][0].text == "stale_completion_rejected");
@@ -247,7 +275,8 @@ TEST_CASE("the JSON report carries verdict, outcome, stats and coverage") {
 TEST_CASE(
     "a JSON violation has 8 steps and its point of no return at step "
     "4") {
-  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
+  const Json j =
+      Parse(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
   REQUIRE(j["violations"].items.size() == 1);
   const Json& v = j["violations"][0];
   CHECK(v["invariant"].text == "effect_at_most_once");
@@ -266,7 +295,8 @@ TEST_CASE(
 }
 
 TEST_CASE("a JSON step names its action's arguments and what it changed") {
-  const Json j = Parse(JsonReport(Violated(), {.wall_clock = false}));
+  const Json j =
+      Parse(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
   const Json& steps = j["violations"][0]["steps"];
   const Json& claim = steps[3];
   CHECK(claim["action"]["kind"].text == "claim");
@@ -288,7 +318,8 @@ TEST_CASE("a JSON step names its action's arguments and what it changed") {
 }
 
 TEST_CASE("a pinned scenario's JSON has the replay in the step form") {
-  const Json j = Parse(JsonReport(Pinned(), {.wall_clock = false}));
+  const Json j =
+      Parse(JsonReport(Pinned(), {.wall_clock = false, .command_line = {}}));
   CHECK(j["scenario"]["search"].text == "pinned");
   const Json& replay = j["replay"];
   CHECK(replay["length"].text == "8");
@@ -299,7 +330,8 @@ TEST_CASE("a pinned scenario's JSON has the replay in the step form") {
 }
 
 TEST_CASE("a scenario that holds has an empty violation list in JSON") {
-  const std::string text = JsonReport(Holding(), {.wall_clock = false});
+  const std::string text =
+      JsonReport(Holding(), {.wall_clock = false, .command_line = {}});
   const Json j = Parse(text);
   CHECK(j["violations"].items.empty());
   CHECK(text.find("\"violations\": [],") != std::string::npos);
@@ -307,11 +339,13 @@ TEST_CASE("a scenario that holds has an empty violation list in JSON") {
 
 TEST_CASE("JSON has timing only with timing, in its own object") {
   const ScenarioResult r = Violated();
-  const Json without = Parse(JsonReport(r, {.wall_clock = false}));
+  const Json without =
+      Parse(JsonReport(r, {.wall_clock = false, .command_line = {}}));
   CHECK(!without.Has("timing"));
-  CHECK(JsonReport(r, {.wall_clock = false}).find("seconds") ==
-        std::string::npos);
-  const Json with = Parse(JsonReport(r, {.wall_clock = true}));
+  CHECK(JsonReport(r, {.wall_clock = false, .command_line = {}})
+            .find("seconds") == std::string::npos);
+  const Json with =
+      Parse(JsonReport(r, {.wall_clock = true, .command_line = {}}));
   REQUIRE(with.Has("timing"));
   CHECK(with["timing"]["seconds"].type == Json::Type::kNumber);
   CHECK(!with["stats"].Has("seconds"));
@@ -321,7 +355,8 @@ TEST_CASE("JSON strings escape quotes, backslashes and control characters") {
   ScenarioResult r = Holding();
   r.scenario.name = "say \"hi\"\\now";
   r.scenario.description = "tab\there\nline\x01";
-  const std::string text = JsonReport(r, {.wall_clock = false});
+  const std::string text =
+      JsonReport(r, {.wall_clock = false, .command_line = {}});
   CHECK(text.find(R"("name": "say \"hi\"\\now")") != std::string::npos);
   CHECK(text.find(R"("description": "tab\there\nline\u0001")") !=
         std::string::npos);
@@ -331,8 +366,35 @@ TEST_CASE("JSON strings escape quotes, backslashes and control characters") {
 }
 
 TEST_CASE("the JSON report is a pure function of the result") {
-  CHECK(JsonReport(Violated(), {.wall_clock = false}) ==
-        JsonReport(Violated(), {.wall_clock = false}));
+  CHECK(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}) ==
+        JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
+}
+
+TEST_CASE(
+    "the run document holds each scenario's JSON report, indented one level "
+    "deeper, after the run's own fields") {
+  const std::vector<ScenarioResult> results = {Violated(), Holding()};
+  const std::string text = JsonRunReport(
+      results, {.tool_version = "9.8.7", .exit_code = 0, .interrupted = false},
+      {.wall_clock = false, .command_line = {}});
+  std::string expected =
+      "{\n  \"schema_version\": 1,\n  \"tool\": {\n    \"name\": "
+      "\"outbox-check\",\n    \"version\": \"9.8.7\"\n  },\n  "
+      "\"exit_code\": 0,\n  \"interrupted\": false,\n  \"scenarios\": [";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    std::string report =
+        JsonReport(results[i], {.wall_clock = false, .command_line = {}});
+    report.pop_back();  // its final newline
+    expected += i == 0 ? "\n    " : ",\n    ";
+    for (char c : report) {
+      expected += c;
+      if (c == '\n') expected += "    ";
+    }
+  }
+  expected += "\n  ]\n}\n";
+  CHECK(text == expected);
+  const Json j = Parse(text);
+  CHECK(j["scenarios"].items.size() == 2);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ using testing::Contains;
 
 using testing::Holding;
 using testing::Pinned;
+using testing::PinnedTicks;
 using testing::Violated;
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -81,7 +82,8 @@ TEST_CASE(
   for (const FaultBudget& budget : kFaultBudgets) {
     r.scenario.config.budgets.*budget.pool = ++n;
   }
-  const std::string md = MarkdownReport(r, {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(r, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md,
                  "| Fault | Budget |\n|---|---:|\n"
                  "| `premature_expiries` | 1 |\n| `relay_crashes` | 2 |\n"
@@ -93,7 +95,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the Markdown report has a title, a summary and the configuration") {
-  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}});
   CHECK(md.rfind("# lease-expiry-after-send\n\nRelay A's lease expires", 0) ==
         0);
   CHECK(Contains(md, "| Verdict | violated: effect_at_most_once (8 steps) |"));
@@ -114,7 +117,8 @@ TEST_CASE("the Markdown report has a title, a summary and the configuration") {
 }
 
 TEST_CASE("the coverage table flags action classes that never fired") {
-  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "| Action class | Transitions |"));
   CHECK(Contains(md, "| `claim` | 10 |"));
   CHECK(Contains(md, "| `crash_relay` | **0** (never fired) |"));
@@ -123,7 +127,8 @@ TEST_CASE("the coverage table flags action classes that never fired") {
 TEST_CASE(
     "the step table has one row per step and marks the point of no "
     "return") {
-  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "### 1. `effect_at_most_once` (safety), 8 steps"));
   CHECK(Contains(md,
                  "**Point of no return:** step 4, claim(B, e1): after "
@@ -143,8 +148,8 @@ TEST_CASE(
 TEST_CASE(
     "a step row shows the changed cells and the whole state after it, "
     "changed cells bold") {
-  const std::vector<std::string> rows =
-      StepRows(MarkdownReport(Violated(), {.wall_clock = false}));
+  const std::vector<std::string> rows = StepRows(
+      MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}}));
   REQUIRE(rows.size() == 8);
   const std::string& claim = rows[0];
   CHECK(Contains(claim, "`outbox[e1].owner`: - → A"));
@@ -157,7 +162,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the Mermaid diagram has the participants and one line per step") {
-  const std::string md = MarkdownReport(Violated(), {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}});
   const std::vector<std::string> block = MermaidBlock(md);
   REQUIRE(!block.empty());
   CHECK(block[0] == "sequenceDiagram");
@@ -176,8 +182,8 @@ TEST_CASE("the Mermaid diagram has the participants and one line per step") {
 }
 
 TEST_CASE("the diagram shades the point of no return") {
-  const std::vector<std::string> block =
-      MermaidBlock(MarkdownReport(Violated(), {.wall_clock = false}));
+  const std::vector<std::string> block = MermaidBlock(
+      MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}}));
   const auto rect =
       std::find(block.begin(), block.end(), "  rect rgb(255, 228, 225)");
   REQUIRE(rect != block.end());
@@ -189,7 +195,8 @@ TEST_CASE("the diagram shades the point of no return") {
 
 TEST_CASE("Mermaid text has no ';' or '#': they become entity codes") {
   const ScenarioResult pinned = Pinned();
-  const std::string md = MarkdownReport(pinned, {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(pinned, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "  P1-xP3: 2. publish e1 (token 1)#59; ack lost\n"));
   const std::regex entity("#[0-9]+;");
   for (int n = 0; n < 2; ++n) {  // the violation-free replay has one diagram
@@ -203,7 +210,8 @@ TEST_CASE("Mermaid text has no ';' or '#': they become entity codes") {
 TEST_CASE(
     "a pinned scenario shows the replayed order as a table and a "
     "diagram") {
-  const std::string md = MarkdownReport(Pinned(), {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(Pinned(), {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md,
                  "## Pinned order, replayed\n\nEvery checked invariant "
                  "held along it."));
@@ -219,8 +227,8 @@ TEST_CASE(
 TEST_CASE(
     "a pinned violation points to the replayed order instead of "
     "repeating it") {
-  const std::string md =
-      MarkdownReport(testing::PinnedViolated(), {.wall_clock = false});
+  const std::string md = MarkdownReport(
+      testing::PinnedViolated(), {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md,
                  "### 1. `effect_at_most_once` (safety), 8 steps\n\n"
                  "**Point of no return:** unknown: a pinned order explores "
@@ -235,7 +243,8 @@ TEST_CASE(
 }
 
 TEST_CASE("a scenario that holds has no step table or diagram") {
-  const std::string md = MarkdownReport(Holding(), {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(Holding(), {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "| Broke | none |"));
   CHECK(Contains(md, "## Violations\n\nNone: every checked invariant held."));
   CHECK(!Contains(md, "```mermaid"));
@@ -244,14 +253,16 @@ TEST_CASE("a scenario that holds has no step table or diagram") {
 
 TEST_CASE("seconds appear in the Markdown report only with timing") {
   const ScenarioResult r = Violated();
-  CHECK(!Contains(MarkdownReport(r, {.wall_clock = false}), "Seconds"));
-  CHECK(Contains(MarkdownReport(r, {.wall_clock = true}), "| Seconds | "));
+  CHECK(!Contains(MarkdownReport(r, {.wall_clock = false, .command_line = {}}),
+                  "Seconds"));
+  CHECK(Contains(MarkdownReport(r, {.wall_clock = true, .command_line = {}}),
+                 "| Seconds | "));
 }
 
 TEST_CASE("the Markdown report is a pure function of the result") {
   const ScenarioResult r = Violated();
-  CHECK(MarkdownReport(r, {.wall_clock = false}) ==
-        MarkdownReport(Violated(), {.wall_clock = false}));
+  CHECK(MarkdownReport(r, {.wall_clock = false, .command_line = {}}) ==
+        MarkdownReport(Violated(), {.wall_clock = false, .command_line = {}}));
 }
 
 TEST_CASE("Markdown escaping keeps markup characters literal") {
@@ -267,8 +278,26 @@ TEST_CASE("Markdown escaping keeps markup characters literal") {
 TEST_CASE("a description cannot open a heading, list or code block") {
   ScenarioResult r = Holding();
   r.scenario.description = "# not a heading\n- not a list\n    1. nor this\n";
-  const std::string md = MarkdownReport(r, {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(r, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "\n\n\\# not a heading\n\\- not a list\n1\\. nor this\n"));
+}
+
+TEST_CASE(
+    "a run of ticks is one row of the step table and one note of the "
+    "diagram, numbered with the steps it spans") {
+  const std::string md =
+      MarkdownReport(PinnedTicks(), {.wall_clock = false, .command_line = {}});
+  CHECK(Contains(md, "| 5–9 | `5 ticks` (+5m, to 5m since the start) |"));
+  CHECK_FALSE(Contains(md, "| 6 |"));
+  CHECK(Contains(md, "| 10 | `consume(g1, 1, e1)`"));
+  const std::vector<std::string> diagram = MermaidBlock(md);
+  CHECK(std::count_if(diagram.begin(), diagram.end(), [](const std::string& l) {
+          return l.find("time passes") != std::string::npos;
+        }) == 1);
+  CHECK(std::find(diagram.begin(), diagram.end(),
+                  "  Note over P0: 5–9. time passes 5m in 5 ticks, to 5m "
+                  "since the start") != diagram.end());
 }
 
 }  // namespace

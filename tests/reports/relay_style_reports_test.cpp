@@ -70,22 +70,26 @@ violated = "offered_at_most_once"
 
 TEST_CASE("JSON names the relay style, identity and commit time") {
   const std::string json =
-      JsonReport(CheckText(kCursor, "cursor.toml"), {.wall_clock = false});
+      JsonReport(CheckText(kCursor, "cursor.toml"),
+                 {.wall_clock = false, .command_line = {}});
   CHECK(Contains(json, R"("style": "sequence_cursor")"));
   CHECK(Contains(json, R"("message_id": "outbox_id")"));
   CHECK(Contains(json, R"("source_commits": "during_run")"));
   CHECK(Contains(json, R"("kind": "source_commit")"));
-  CHECK_FALSE(
-      Contains(JsonReport(Violated(), {.wall_clock = false}), R"("relay": {)"));
+  CHECK_FALSE(Contains(
+      JsonReport(Violated(), {.wall_clock = false, .command_line = {}}),
+      R"("relay": {)"));
 }
 
 TEST_CASE("the age sweeper's knobs are in JSON and its race in the diagram") {
   const ScenarioResult r = CheckText(kSweeper, "sweeper.toml");
-  const std::string json = JsonReport(r, {.wall_clock = false});
+  const std::string json =
+      JsonReport(r, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(json, R"("style": "age_sweeper")"));
   CHECK(Contains(json, R"("min_age": "5s")"));
   CHECK(Contains(json, R"("send_time": "10s")"));
-  const std::string md = MarkdownReport(r, {.wall_clock = false});
+  const std::string md =
+      MarkdownReport(r, {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "dispatch (just written) e1"));
   CHECK(Contains(md, "sweep: unmarked and old enough e1"));
   const std::string text =
@@ -98,7 +102,8 @@ TEST_CASE("the age sweeper's knobs are in JSON and its race in the diagram") {
 
 TEST_CASE("the Markdown diagram reads, not claims, with a cursor") {
   const std::string md =
-      MarkdownReport(CheckText(kCursor, "cursor.toml"), {.wall_clock = false});
+      MarkdownReport(CheckText(kCursor, "cursor.toml"),
+                     {.wall_clock = false, .command_line = {}});
   CHECK(Contains(md, "read e2"));
   CHECK(Contains(md, "source transaction of e1 commits"));
   CHECK_FALSE(Contains(md, "token"));

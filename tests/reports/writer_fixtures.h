@@ -127,6 +127,32 @@ violated = "effect_at_most_once"
                    "pinned-violated.toml");
 }
 
+// A consumer down for five minutes, in one-minute ticks, replayed: the
+// five ticks are one row of the trace.
+inline ScenarioResult PinnedTicks() {
+  return CheckText(R"x(name = "outage.order"
+relays = 1
+events = 1
+[[groups]]
+name = "g1"
+strategy = "credit.inbox"
+[time]
+poll = "1m"
+consumer_outage = "5m"
+[faults]
+consumer_outages = 1
+[check]
+invariants = ["effect_at_most_once"]
+order = [
+  "claim(r1, e1)", "send(r1)", "complete(r1)", "consumer_outage(g1)",
+  "tick", "tick", "tick", "tick", "tick", "consume(g1, 1, e1)",
+]
+[expect]
+verdict = "holds"
+)x",
+                   "outage.toml");
+}
+
 }  // namespace oc::reports::testing
 
 #endif  // OUTBOX_CHECK_TESTS_REPORTS_WRITER_FIXTURES_H_

@@ -1,4 +1,5 @@
-# The Markdown, JSON, JUnit and text report writers: structure and content on
+# The Markdown, JSON, JUnit, SARIF and text report writers: structure and
+# content on
 # small fixed results (doctest). Included from this folder's CMakeLists.txt.
 add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/markdown_report_test.cpp
@@ -6,6 +7,7 @@ add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/index_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/relay_style_reports_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sarif_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_report_test.cpp)
 target_link_libraries(report_writers_test PRIVATE oc_reports oc_scenarios
   oc_test_main)

@@ -83,6 +83,26 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "each checked invariant keeps the line that names it: its "
+    "check.invariants element, else its [[invariants]] name") {
+  // Lines: 1-7 kNaive, 8 [check], 9-11 the list, 12-13 [expect], 14-16 a
+  // listed declaration, 17-20 an unlisted one, named on line 19.
+  const Scenario s =
+      Parse(kNaive + "[check]\ninvariants = [\n  \"second\",\n" +
+            "  \"effect_at_most_once\"]\n" + "[expect]\nverdict = \"holds\"\n" +
+            "[[invariants]]\nname = \"second\"\nholds = \"true\"\n" +
+            "[[invariants]]\n\nname = \"third\"\nholds = \"true\"\n")
+          .value();
+  REQUIRE(s.invariants ==
+          std::vector<std::string>{"second", "effect_at_most_once", "third"});
+  REQUIRE(s.invariant_positions.size() == 3);
+  CHECK(s.invariant_positions[0].line == 10);
+  CHECK(s.invariant_positions[0].column == 3);
+  CHECK(s.invariant_positions[1].line == 11);
+  CHECK(s.invariant_positions[2].line == 19);
+}
+
+TEST_CASE(
     "[check] may be left out when declared invariants say what to "
     "check") {
   const ScenarioResult r = Check(kNaive +

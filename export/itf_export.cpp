@@ -1,0 +1,111 @@
+#include "export/itf_export.h"
+
+#include <fmt/format.h>
+
+#include <cassert>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "common/json_writer.h"
+#include "common/text.h"
+#include "model/presentation.h"
+#include "model/state_cells.h"
+
+namespace oc::exports {
+namespace {
+
+constexpr std::string_view kFormatDescription =
+    "https://apalache-mc.org/docs/adr/015adr-trace.html";
+
+std::string_view KindName(explorer::PropertyKind kind) {
+  switch (kind) {
+    case explorer::PropertyKind::kSafety:
+      return "safety";
+    case explorer::PropertyKind::kTransition:
+      return "transition";
+    case explorer::PropertyKind::kAtRest:
+      return "at_rest";
+  }
+  return "?";
+}
+
+// Whether `text` is an integer written the one way we would write it, so
+// that reading the ITF value back gives the cell's text.
+bool IsCanonicalInteger(const std::string& text) {
+  const std::optional<std::int64_t> n = ParseInteger(text);
+  return n && fmt::format("{}", *n) == text;
+}
+
+}  // namespace
+
+std::string ItfTrace(const ScenarioResult& result, std::size_t violation) {
+  const Violation& v = result.exploration.violations.at(violation);
+  const OutboxModel& model = *result.model;
+  const Trace& trace = v.trace;
+
+  std::vector<std::vector<Cell>> states;
+  for (const State& s : trace.states) states.push_back(Cells(model, s));
+  const std::vector<Cell>& first = states.front();
+  // An integer variable is one in every state.
+  std::vector<bool> integer(first.size(), true);
+  for (const std::vector<Cell>& cells : states) {
+    assert(cells.size() == first.size());  // Cells names depend on the model
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      assert(cells[c].name == first[c].name);
+      if (!IsCanonicalInteger(cells[c].value)) integer[c] = false;
+    }
+  }
+  const std::vector<StepPresentation> steps =
+      PresentSteps(model, trace.actions, trace.states);
+  const bool pinned = result.replay.has_value();
+
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("#meta").BeginObject();
+  w.Key("format").String("ITF");
+  w.Key("format-description").String(kFormatDescription);
+  w.Key("source").String(result.scenario.path);
+  w.Key("description")
+      .String(fmt::format(
+          "{} of {} in scenario '{}', {}, written by outbox-check",
+          pinned ? "The pinned order up to the violation"
+                 : "The shortest counterexample",
+          v.property, result.scenario.name, Plural(trace.length(), "step")));
+  w.Key("scenario").String(result.scenario.name);
+  w.Key("invariant").String(v.property);
+  w.Key("kind").String(KindName(v.kind));
+  w.Key("search").String(pinned ? "pinned" : "exhaustive");
+  w.Key("length").Number(static_cast<std::uint64_t>(trace.length()));
+  w.EndObject();
+  w.Key("vars").BeginArray();
+  for (const Cell& c : first) w.String(c.name);
+  w.EndArray();
+  w.Key("states").BeginArray();
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    w.BeginObject();
+    w.Key("#meta").BeginObject();
+    w.Key("index").Number(static_cast<std::uint64_t>(i));
+    if (i > 0) {
+      const StepPresentation& step = steps[i - 1];
+      w.Key("action").String(step.action);
+      w.Key("detail").String(step.detail);
+      w.Key("step").String(step.text);
+    }
+    w.EndObject();
+    for (std::size_t c = 0; c < states[i].size(); ++c) {
+      w.Key(states[i][c].name);
+      if (integer[c]) {
+        w.BeginObject().Key("#bigint").String(states[i][c].value).EndObject();
+      } else {
+        w.String(states[i][c].value);
+      }
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Finish();
+}
+
+}  // namespace oc::exports
