@@ -278,6 +278,7 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
       return kExitUsage;
     }
     for (const OutputFile& f : files) {
+      if (flags.quiet) break;
       fmt::print(out, "ITF trace written to {}\n",
                  (std::filesystem::path(*flags.itf) / f.name).string());
     }
@@ -321,7 +322,9 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
       fmt::print(err, "outbox-check: --sarif: {}\n", s.message());
       return kExitUsage;
     }
-    fmt::print(out, "SARIF log written to {}\n", *flags.sarif);
+    if (!flags.quiet) {
+      fmt::print(out, "SARIF log written to {}\n", *flags.sarif);
+    }
   }
 
   const int code = ExitCodeFor(outcomes);

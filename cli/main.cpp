@@ -152,16 +152,14 @@ int main(int argc, char** argv) {
                   "Leave wall-clock seconds and the command line out of the "
                   "output and reports, so they are byte-identical across "
                   "runs");
-  check
-      ->add_option("--format", flags.format,
-                   "What standard output carries: text (for people), or "
-                   "json (one JSON document with every scenario's report; "
-                   "everything else goes to standard error)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, oc::OutputFormat>{
-              {"text", oc::OutputFormat::kText},
-              {"json", oc::OutputFormat::kJson}},
-          CLI::ignore_case));
+  oc::Choices(
+      check->add_option("--format", flags.format,
+                        "What standard output carries: text (for people), or "
+                        "json (one JSON document with every scenario's report; "
+                        "everything else goes to standard error)"),
+      std::map<std::string, oc::OutputFormat>{
+          {"text", oc::OutputFormat::kText}, {"json", oc::OutputFormat::kJson}},
+      {"text", "json"});
   check->add_option("--report-dir", flags.report_dir,
                     "Write NAME.md, NAME.html, NAME.json per scenario, and "
                     "index.md, index.html, junit.xml, into this folder");
@@ -360,6 +358,8 @@ int main(int argc, char** argv) {
   }
   flags.github_annotations = std::getenv("GITHUB_ACTIONS") != nullptr;
   flags.command_line = CommandLine(argc, argv);
-  flags.colour = oc::ColourWanted(stdout);
+  // With --format json the text for people goes to standard error.
+  flags.colour = oc::ColourWanted(
+      flags.format == oc::OutputFormat::kJson ? stderr : stdout);
   return oc::RunCheck(flags, stdout, stderr);
 }

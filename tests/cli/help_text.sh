@@ -22,6 +22,8 @@ grep -q '^  3  a limit stopped a search' <<<"$check" ||
   fail "check --help lacks exit code 3"
 grep -q -- '--traces auto|always|never' <<<"$check" ||
   fail "check --help does not show --traces auto|always|never"
+grep -q -- '--format text|json' <<<"$check" ||
+  fail "check --help does not show --format text|json"
 grep -q -- '--progress auto|always|never' <<<"$check" ||
   fail "check --help does not show --progress auto|always|never"
 grep -q 'stored this many states' <<<"$check" ||

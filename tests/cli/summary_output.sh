@@ -35,9 +35,13 @@ NO_COLOR=1 script -qec "'$bin' check scenarios/seed --traces never" \
 if grep -q $'\033' "$work/nocolor.txt"; then fail "colour despite NO_COLOR"; fi
 
 # --quiet: the final line alone, or the errors and the final line.
-out=$("$bin" check scenarios/seed --quiet 2>&1) || fail "quiet run failed"
+out=$("$bin" check scenarios/seed --quiet --sarif "$work/run.sarif" \
+  --itf "$work/itf" --save-traces "$work/saved" --report-dir "$work/reports" \
+  2>&1) || fail "quiet run failed: $out"
 [ "$out" = "all scenarios as expected" ] || fail "--quiet printed more:
 $out"
+[ -s "$work/run.sarif" ] && [ -d "$work/reports" ] ||
+  fail "--quiet wrote no SARIF log or no reports"
 out=$("$bin" check scenarios/seed "$wrong" --quiet 2>"$work/err.txt")
 [ $? -eq 1 ] || fail "quiet run with a wrong expectation did not exit 1"
 [ "$out" = "some scenario differs from its expectation" ] ||
