@@ -48,11 +48,17 @@ std::string EscapeAnnotation(std::string_view text, bool property) {
 }
 
 void Annotate(const ScenarioResult& r, std::FILE* out) {
+  // Without an expectation, the annotation says what was found, on the
+  // file's first line.
   std::string message =
-      fmt::format("{}: {} (expected {})", reports::OutcomeText(r.outcome),
-                  reports::VerdictText(r), reports::ExpectedText(r.scenario));
+      r.scenario.expect
+          ? fmt::format("{}: {} (expected {})", reports::OutcomeText(r.outcome),
+                        reports::VerdictText(r),
+                        reports::ExpectedText(r.scenario))
+          : reports::OutcomeSentence(r);
   for (const std::string& why : r.mismatches) message += "\n- " + why;
-  const int line = std::max(1, r.scenario.expect.position.line);
+  const int line =
+      std::max(1, r.scenario.expect ? r.scenario.expect->position.line : 1);
   fmt::print(out, "::error file={},line={},title={}::{}\n",
              EscapeAnnotation(r.scenario.path, true), line,
              EscapeAnnotation("outbox-check " + r.scenario.name, true),
@@ -162,16 +168,15 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
       return kExitUsage;
     }
     const ScenarioResult& r = result.value();
-    text.traces =
-        flags.traces == TraceMode::kAlways ||
-        (flags.traces == TraceMode::kAuto &&
-         (scenarios->size() == 1 || r.outcome != Outcome::kAsExpected));
+    text.traces = flags.traces == TraceMode::kAlways ||
+                  (flags.traces == TraceMode::kAuto &&
+                   (scenarios->size() == 1 || ExitCodeOf(r.outcome) != 0));
     // Many scenarios: one line each, and the full block only when it
     // matters; an interrupted search always shows how far it got.
     if (scenarios->size() == 1 || text.traces || interrupt.raised()) {
       fmt::print(out, "{}\n", reports::FormatResult(r, text));
     }
-    if (flags.github_annotations && r.outcome != Outcome::kAsExpected) {
+    if (flags.github_annotations && ExitCodeOf(r.outcome) != 0) {
       Annotate(r, out);
     }
     outcomes.push_back(r.outcome);
@@ -256,12 +261,8 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     fmt::print(out, "SARIF log written to {}\n", *flags.sarif);
   }
 
-  const int code = ExitCodeFor(outcomes);
-  fmt::print(out, "{}\n",
-             code == 0   ? "all scenarios as expected"
-             : code == 1 ? "some scenario differs from its expectation"
-                         : "some search stopped at a limit; not proved");
-  return code;
+  fmt::print(out, "{}\n", reports::RunOutcomeText(results));
+  return ExitCodeFor(outcomes);
 }
 
 }  // namespace

@@ -20,9 +20,11 @@ namespace {
 
 constexpr const char* kExitCodes =
     "Exit codes:\n"
-    "  0  every scenario as expected\n"
+    "  0  every scenario as expected (without an expectation: every checked "
+    "invariant holds)\n"
     "  1  a verdict, trace length or state count differs from what a "
-    "scenario expects\n"
+    "scenario expects, or an invariant of a scenario without an "
+    "expectation is violated\n"
     "  2  bad input or usage (a scenario file, a flag, a path)\n"
     "  3  a limit stopped a search, so a \"holds\" was not proved, or "
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "

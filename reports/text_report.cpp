@@ -39,7 +39,7 @@ std::string FormatResult(const ScenarioResult& result,
   std::string out = fmt::format("{} ({})\n", scenario.name, scenario.path);
   out += fmt::format("  verdict:   {}\n", VerdictText(result));
   out += fmt::format("  expected:  {}\n", ExpectedText(scenario));
-  out += fmt::format("  outcome:   {}\n", OutcomeText(result.outcome));
+  out += fmt::format("  outcome:   {}\n", OutcomeSentence(result));
   for (const std::string& why : result.mismatches) {
     out += fmt::format("             - {}\n", why);
   }

@@ -1058,15 +1058,13 @@ class Reader {
     return Status::Ok();
   }
 
+  // Without an [expect] table the scenario has no expectation.
   Status ReadExpect(const toml::table& root) {
     Result<const toml::table*> table = Table(root, "expect");
     if (!table.ok()) return table.status();
-    if (table.value() == nullptr) {
-      return Error(SourcePosition{}, "expect.verdict",
-                   "missing; expected 'holds' or 'violated'");
-    }
+    if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
-    Expectation& expect = out_.expect;
+    Expectation& expect = out_.expect.emplace();
     expect.position = PositionOf(t.source());
     Status s = CheckKeys(t, "expect", kExpectKeys);
     if (s.ok()) s = ReadVerdict(t);
@@ -1103,9 +1101,9 @@ class Reader {
     }
     const std::string& verdict = node->as_string()->get();
     if (verdict == "holds") {
-      out_.expect.verdict = Verdict::kHolds;
+      out_.expect->verdict = Verdict::kHolds;
     } else if (verdict == "violated") {
-      out_.expect.verdict = Verdict::kViolated;
+      out_.expect->verdict = Verdict::kViolated;
     } else {
       std::string hint = DidYouMean(verdict, kVerdicts);
       if (hint.empty()) hint = "; expected 'holds' or 'violated'";
@@ -1117,7 +1115,7 @@ class Reader {
 
   Status ReadViolated(const toml::table& expect) {
     const toml::node* node = expect.get("violated");
-    if (out_.expect.verdict == Verdict::kHolds) {
+    if (out_.expect->verdict == Verdict::kHolds) {
       if (node == nullptr) return Status::Ok();
       return Error(*node, "expect.violated",
                    "not allowed when expect.verdict is 'holds'");
@@ -1165,7 +1163,7 @@ class Reader {
           node, field,
           fmt::format("'{}' is not in check.invariants{}", name, hint));
     }
-    std::vector<std::string>& violated = out_.expect.violated;
+    std::vector<std::string>& violated = out_.expect->violated;
     if (std::find(violated.begin(), violated.end(), name) != violated.end()) {
       return Error(node, field, fmt::format("'{}' is listed twice", name));
     }

@@ -195,7 +195,7 @@ std::string FormatScenario(const Scenario& scenario) {
   WriteConfig(scenario.config, out);
   WriteBounds(scenario, out);
   WriteCheck(scenario, out);
-  WriteExpect(scenario.expect, out);
+  if (scenario.expect) WriteExpect(*scenario.expect, out);
   for (const InvariantExpression& x : scenario.expressions) {
     constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
     out += fmt::format("\n[[invariants]]\nname = {}\nkind = \"{}\"\n",
