@@ -113,7 +113,8 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     return kExitUsage;
   }
   std::optional<std::vector<Scenario>> scenarios =
-      LoadScenarios(flags.paths, "outbox-check", err);
+      LoadScenarios(flags.paths, "outbox-check", err,
+                    flags.explore ? ExpectTable::kIgnore : ExpectTable::kRead);
   if (!scenarios) return kExitUsage;
   if (flags.graph && scenarios->size() != 1) {
     fmt::print(err,

@@ -50,6 +50,9 @@ struct CheckFlags {
   // usage or input error, exit code 2); what kText prints there goes to
   // `err` instead.
   OutputFormat format = OutputFormat::kText;
+  // Leave every file's [expect] table unread, so that each scenario is
+  // checked without an expectation: its outcome is what was found.
+  bool explore = false;
   // Print `::error` annotations for unexpected outcomes (set when the
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;

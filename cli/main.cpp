@@ -95,6 +95,10 @@ int main(int argc, char** argv) {
                    "default: three quarters of the available memory); the "
                    "search is then incomplete (exit code 3)")
       ->transform(CLI::AsSizeValue(false));
+  check->add_flag("--explore", flags.explore,
+                  "Ignore every file's [expect] table and report what the "
+                  "check finds: exit code 0 when every checked invariant "
+                  "holds, 1 when one is violated");
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
   check

@@ -122,7 +122,9 @@ void Assign(std::optional<T>& out, std::int64_t v) {
 // earlier one.
 class Reader {
  public:
-  Reader(const std::string& path, Scenario& out) : path_(path), out_(out) {}
+  Reader(const std::string& path, Scenario& out,
+         ExpectTable expect = ExpectTable::kRead)
+      : path_(path), out_(out), expect_(expect) {}
 
   Status Read(const toml::table& root) {
     Status s = CheckKeys(root, "", kTopKeys);
@@ -142,7 +144,7 @@ class Reader {
     // [check] and [expect] name relays, events and invariants of the
     // config, so they are read once it is known to be valid.
     if (s.ok()) s = ReadCheck(root);
-    if (s.ok()) s = ReadExpect(root);
+    if (s.ok() && expect_ == ExpectTable::kRead) s = ReadExpect(root);
     return s;
   }
 
@@ -1173,6 +1175,7 @@ class Reader {
 
   const std::string& path_;
   Scenario& out_;
+  ExpectTable expect_;
   std::vector<std::pair<std::string, SourcePosition>> noted_;
   // Where each of out_.expressions is named (its `name` key), index for
   // index.
@@ -1181,13 +1184,14 @@ class Reader {
 
 }  // namespace
 
-Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
+Result<Scenario> ParseScenario(std::string_view text, const std::string& path,
+                               ExpectTable expect) {
   Scenario scenario;
   scenario.path = path;
   scenario.name = std::filesystem::path(path).stem().string();
   Result<toml::table> root = ParseTomlText(text, path);
   if (!root.ok()) return root.status();
-  Status s = Reader(path, scenario).Read(root.value());
+  Status s = Reader(path, scenario, expect).Read(root.value());
   if (!s.ok()) return s;
   return scenario;
 }
@@ -1215,10 +1219,10 @@ Result<InvariantExpression> LoadInvariantDefinition(const std::string& path,
   return ParseInvariantDefinition(text.value(), path, config);
 }
 
-Result<Scenario> LoadScenario(const std::string& path) {
+Result<Scenario> LoadScenario(const std::string& path, ExpectTable expect) {
   const Result<std::string> text = ReadFileText(path);
   if (!text.ok()) return text.status();
-  return ParseScenario(text.value(), path);
+  return ParseScenario(text.value(), path, expect);
 }
 
 namespace {

@@ -792,6 +792,23 @@ TEST_CASE("a scenario without an expectation prints without [expect]") {
   CheckSame(s.value(), again.value());
 }
 
+TEST_CASE("an ignored [expect] table is left unread, whatever it says") {
+  const std::string text =
+      std::string(kChecked) + "[expect]\nverdict = \"hold\"\nsteps = 3\n";
+  CHECK(ErrorOf(text) ==
+        "scenarios/x.toml:9:1: expect.steps: unknown key; allowed keys are "
+        "verdict, violated, trace_length, states");
+  const Result<Scenario> s =
+      ParseScenario(text, "scenarios/x.toml", ExpectTable::kIgnore);
+  REQUIRE(s.ok());
+  CHECK_FALSE(s.value().expect.has_value());
+  const Result<Scenario> read =
+      ParseScenario(std::string(kChecked) + "[expect]\nverdict = \"holds\"\n",
+                    "scenarios/x.toml", ExpectTable::kIgnore);
+  REQUIRE(read.ok());
+  CHECK_FALSE(read.value().expect.has_value());
+}
+
 TEST_CASE("an [expect] table needs its verdict, holds or violated") {
   CHECK(ErrorOf(std::string(kChecked) + "[expect]\n") ==
         "scenarios/x.toml:7:1: expect.verdict: missing; expected 'holds' or "
