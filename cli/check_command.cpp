@@ -9,6 +9,7 @@
 #include "check/regression_scenario.h"
 #include "check/scenario_check.h"
 #include "cli/atomic_file.h"
+#include "cli/bless.h"
 #include "cli/interrupt.h"
 #include "cli/output_folder.h"
 #include "cli/progress.h"
@@ -91,6 +92,32 @@ int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
   return kExitLimit;
 }
 
+// Writes each expectation into its result's file, saying so on `err`; exit
+// code 0 when all were written, 2 at the first that could not be, 3 when a
+// signal came first (files before it stay blessed, the others untouched).
+int Bless(const std::vector<ScenarioResult>& results,
+          const std::vector<Expectation>& expectations,
+          const InterruptFlag& interrupt, std::FILE* out, std::FILE* err) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (interrupt.raised()) return Interrupted(interrupt, out);
+    const std::string& path = results[i].scenario.path;
+    Result<bool> changed = BlessFile(results[i], expectations[i]);
+    if (!changed.ok()) {
+      fmt::print(err, "outbox-check: --bless: {}\n",
+                 changed.status().message());
+      return kExitUsage;
+    }
+    std::vector<std::string> keys;
+    for (const TomlKey& key : ExpectTableKeys(expectations[i])) {
+      keys.push_back(fmt::format("{} = {}", key.name, key.value));
+    }
+    fmt::print(err, "{} {}: {}\n",
+               changed.value() ? "blessed" : "already blessed", path,
+               fmt::join(keys, ", "));
+  }
+  return 0;
+}
+
 // What every report of this run says about it: seconds and the command
 // line, unless --no-time asks for byte-identical output.
 reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
@@ -107,14 +134,21 @@ reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
 int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
                   std::vector<ScenarioResult>& results, std::FILE* out,
                   std::FILE* err) {
+  if (flags.bless && flags.stop_at_first) {
+    fmt::print(err,
+               "outbox-check: --bless records what each file's own search "
+               "finds; --stop-at-first would record its shortest violation "
+               "only\n");
+    return kExitUsage;
+  }
   if (flags.graph && flags.paths.size() != 1) {
     fmt::print(err,
                "outbox-check: --graph draws one scenario; give one file\n");
     return kExitUsage;
   }
-  std::optional<std::vector<Scenario>> scenarios =
-      LoadScenarios(flags.paths, "outbox-check", err,
-                    flags.explore ? ExpectTable::kIgnore : ExpectTable::kRead);
+  std::optional<std::vector<Scenario>> scenarios = LoadScenarios(
+      flags.paths, "outbox-check", err,
+      flags.explore || flags.bless ? ExpectTable::kIgnore : ExpectTable::kRead);
   if (!scenarios) return kExitUsage;
   if (flags.graph && scenarios->size() != 1) {
     fmt::print(err,
@@ -177,7 +211,8 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     if (scenarios->size() == 1 || text.traces || interrupt.raised()) {
       fmt::print(out, "{}\n", reports::FormatResult(r, text));
     }
-    if (flags.github_annotations && ExitCodeOf(r.outcome) != 0) {
+    if (flags.github_annotations && !flags.bless &&
+        ExitCodeOf(r.outcome) != 0) {
       Annotate(r, out);
     }
     outcomes.push_back(r.outcome);
@@ -187,6 +222,16 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     fmt::print(out, "{}", reports::FormatSummary(results, text));
   }
   if (interrupt.raised()) return Interrupted(interrupt, out);
+  // Blessing needs every search proved; when one is not, nothing is
+  // written at all.
+  std::optional<std::vector<Expectation>> blessed;
+  if (flags.bless) {
+    blessed = ExpectationsToBless(results, err);
+    if (!blessed) {
+      fmt::print(err, "outbox-check: --bless: no file was changed\n");
+      return kExitUsage;
+    }
+  }
 
   // Each set of files is written whole or not at all.
   if (flags.save_traces) {
@@ -263,6 +308,10 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   }
 
   fmt::print(out, "{}\n", reports::RunOutcomeText(results));
+  if (blessed) {
+    std::fflush(out);  // what was found comes before what was blessed
+    return Bless(results, *blessed, interrupt, out, err);
+  }
   return ExitCodeFor(outcomes);
 }
 

@@ -25,7 +25,8 @@ constexpr const char* kExitCodes =
     "  1  a verdict, trace length or state count differs from what a "
     "scenario expects, or an invariant of a scenario without an "
     "expectation is violated\n"
-    "  2  bad input or usage (a scenario file, a flag, a path)\n"
+    "  2  bad input or usage (a scenario file, a flag, a path), or --bless "
+    "refused to write (a search that proved nothing)\n"
     "  3  a limit stopped a search, so a \"holds\" was not proved, or "
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
     "written)";
@@ -99,6 +100,13 @@ int main(int argc, char** argv) {
                   "Ignore every file's [expect] table and report what the "
                   "check finds: exit code 0 when every checked invariant "
                   "holds, 1 when one is violated");
+  check->add_flag("--bless", flags.bless,
+                  "Check as --explore does, then write the verdict, the "
+                  "violated invariants, the shortest trace length and (for a "
+                  "whole state space) the state count into each file's "
+                  "[expect] table, keeping the rest of the file; refused "
+                  "(exit code 2, no file changed) when a limit stopped a "
+                  "search");
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
   check
