@@ -39,9 +39,10 @@ Result<Scenario> RegressionScenario(const ScenarioResult& result,
   Result<ScenarioResult> replay = CheckScenario(s);
   if (!replay.ok()) return replay.status();
   const Exploration& found = replay.value().exploration;
-  s.expect.verdict = Verdict::kViolated;
-  s.expect.violated = replay.value().ViolatedInvariants();
-  s.expect.trace_length =
+  Expectation& expect = s.expect.emplace();
+  expect.verdict = Verdict::kViolated;
+  expect.violated = replay.value().ViolatedInvariants();
+  expect.trace_length =
       static_cast<int>(found.violations.front().trace.length());
   return s;
 }

@@ -1,7 +1,7 @@
 // A scenario: one model configuration, the invariants to check on it, how to
 // search it (exhaustively, or along one pinned order of actions), and what
-// the author expects. The file format is described in scenarios/FORMAT.md;
-// scenario_loader.h turns a file into this struct.
+// the author expects, if anything. The file format is described in
+// scenarios/FORMAT.md; scenario_loader.h turns a file into this struct.
 
 #ifndef OUTBOX_CHECK_CHECK_SCENARIO_H_
 #define OUTBOX_CHECK_CHECK_SCENARIO_H_
@@ -82,7 +82,10 @@ struct Scenario {
   SearchLimits limits;
   // Non-empty: replay exactly this order instead of exploring.
   std::vector<PinnedStep> order;
-  Expectation expect;
+  // The [expect] table. Without one (a file that has none, or one loaded
+  // to explore), the check reports what it finds and its outcome is "no
+  // expectation" (scenario_check.h).
+  std::optional<Expectation> expect;
   // Invariants declared in the file ([[invariants]]), in file order; each
   // is in `invariants` or in `unchecked`.
   std::vector<InvariantExpression> expressions;

@@ -174,88 +174,138 @@ Status Replay(const OutboxModel& model, const std::vector<Property>& properties,
   return Status::Ok();
 }
 
-void Judge(ScenarioResult& result) {
-  const Scenario& scenario = result.scenario;
-  const Expectation& expect = scenario.expect;
-  const Exploration& exploration = result.exploration;
-  const std::vector<std::string> violated = result.ViolatedInvariants();
-  const std::set<std::string> found(violated.begin(), violated.end());
+// What the parts of Judge read: the violations found and how far the
+// search went.
+struct Findings {
+  std::vector<std::string> violated;  // shortest violation first
+  bool stop_first = false;            // stopped at the first violation
+  bool complete = false;              // nothing a limit cut off
+  const char* stopped = "";           // how it stopped, when not complete
+};
+
+// A difference from what the scenario asks: exit code 1.
+void Mismatch(ScenarioResult& result, std::string why) {
+  result.mismatches.push_back(std::move(why));
+  result.outcome = Outcome::kUnexpected;
+}
+
+// Undecided because a limit stopped the search: exit code 3, unless
+// something already differs.
+void Undecided(ScenarioResult& result, std::string why) {
+  result.mismatches.push_back(std::move(why));
+  if (result.outcome == Outcome::kAsExpected) {
+    result.outcome = Outcome::kInconclusive;
+  }
+}
+
+// The violated set against expect.violated.
+void JudgeViolated(ScenarioResult& result, const Expectation& expect,
+                   const Findings& f) {
+  const std::set<std::string> found(f.violated.begin(), f.violated.end());
   const std::set<std::string> wanted(expect.violated.begin(),
                                      expect.violated.end());
-  const bool stop_first = exploration.stop == explorer::Stop::kFirstViolation;
-  const bool complete = exploration.complete() || stop_first;
-  const char* stopped = exploration.stop == explorer::Stop::kInterrupted
-                            ? "was interrupted"
-                            : "stopped at a limit";
-  auto mismatch = [&](std::string why) {
-    result.mismatches.push_back(std::move(why));
-    result.outcome = Outcome::kUnexpected;
-  };
-
-  for (const std::string& name : violated) {
+  for (const std::string& name : f.violated) {
     if (!wanted.count(name)) {
-      mismatch(fmt::format(
-          "'{}' is violated, but the scenario expects it to hold", name));
+      Mismatch(
+          result,
+          fmt::format("'{}' is violated, but the scenario expects it to hold",
+                      name));
     }
   }
   for (const std::string& name : expect.violated) {
     if (found.count(name)) continue;
-    if (stop_first) {
+    if (f.stop_first) {
       // Only the shortest violation is known; one expected invariant is
       // enough when stopping at the first.
-      if (!violated.empty() && wanted.count(violated.front())) continue;
+      if (!f.violated.empty() && wanted.count(f.violated.front())) continue;
     }
-    if (!complete) {
-      result.mismatches.push_back(fmt::format(
-          "'{}' was not violated before the search {}", name, stopped));
-      if (result.outcome == Outcome::kAsExpected) {
-        result.outcome = Outcome::kInconclusive;
-      }
+    if (!f.complete) {
+      Undecided(result,
+                fmt::format("'{}' was not violated before the search {}", name,
+                            f.stopped));
     } else {
-      mismatch(fmt::format("'{}' holds, but the scenario expects it violated",
+      Mismatch(result,
+               fmt::format("'{}' holds, but the scenario expects it violated",
                            name));
     }
   }
-  if (!complete && result.outcome == Outcome::kAsExpected &&
-      found.size() < scenario.invariants.size()) {
-    result.mismatches.push_back(
-        fmt::format("the search {}, so the invariants it did not see "
-                    "violated are not proved to hold",
-                    stopped));
-    result.outcome = Outcome::kInconclusive;
+  if (!f.complete && result.outcome == Outcome::kAsExpected &&
+      found.size() < result.scenario.invariants.size()) {
+    Undecided(result,
+              fmt::format("the search {}, so the invariants it did not see "
+                          "violated are not proved to hold",
+                          f.stopped));
   }
-  for (const std::string& name : scenario.must_fire) {
+}
+
+// check.must_fire, with or without an expectation.
+void JudgeMustFire(ScenarioResult& result, const Findings& f) {
+  for (const std::string& name : result.scenario.must_fire) {
     std::uint64_t fired = 0;
     for (std::size_t c : OutboxModel::ClassesNamed(name)) {
-      fired += exploration.action_counts[c];
+      fired += result.exploration.action_counts[c];
     }
-    if (fired == 0 && !complete) {
+    if (fired == 0 && !f.complete) {
       // It might have fired in the part a limit cut off: not a verdict.
-      result.mismatches.push_back(
-          fmt::format("'{}' did not fire before the search stopped at a limit "
-                      "(check.must_fire)",
-                      name));
-      if (result.outcome == Outcome::kAsExpected) {
-        result.outcome = Outcome::kInconclusive;
-      }
+      Undecided(result, fmt::format("'{}' did not fire before the search "
+                                    "stopped at a limit (check.must_fire)",
+                                    name));
     } else if (fired == 0) {
-      mismatch(fmt::format(
-          "'{}' never fired (check.must_fire): the hazard this scenario is "
-          "about never happened, so its verdict proves nothing about it",
-          name));
+      Mismatch(
+          result,
+          fmt::format("'{}' never fired (check.must_fire): the hazard this "
+                      "scenario is about never happened, so its verdict proves "
+                      "nothing about it",
+                      name));
     }
   }
+}
+
+// expect.trace_length and expect.states.
+void JudgeCounts(ScenarioResult& result, const Expectation& expect) {
+  const Exploration& exploration = result.exploration;
   if (expect.trace_length && !exploration.violations.empty()) {
     const std::size_t shortest = exploration.violations.front().trace.length();
     if (shortest != static_cast<std::size_t>(*expect.trace_length)) {
-      mismatch(fmt::format("the shortest violation has {} steps; expected {}",
+      Mismatch(result,
+               fmt::format("the shortest violation has {} steps; expected {}",
                            shortest, *expect.trace_length));
     }
   }
   if (expect.states && exploration.complete() &&
       exploration.stats.states != *expect.states) {
-    mismatch(fmt::format("{} distinct states; expected {}",
-                         exploration.stats.states, *expect.states));
+    Mismatch(result, fmt::format("{} distinct states; expected {}",
+                                 exploration.stats.states, *expect.states));
+  }
+}
+
+// Compares what was found with the scenario's [expect] table or, without
+// one, sets the outcome from what was found. check.must_fire is judged
+// either way: it belongs to [check], not to the expectation. The
+// mismatches keep one order: the violated set, must_fire, the counts.
+void Judge(ScenarioResult& result) {
+  const Exploration& exploration = result.exploration;
+  Findings f;
+  f.violated = result.ViolatedInvariants();
+  f.stop_first = exploration.stop == explorer::Stop::kFirstViolation;
+  f.complete = exploration.complete() || f.stop_first;
+  f.stopped = exploration.stop == explorer::Stop::kInterrupted
+                  ? "was interrupted"
+                  : "stopped at a limit";
+  const std::optional<Expectation>& expect = result.scenario.expect;
+  if (expect) {
+    JudgeViolated(result, *expect, f);
+  } else if (!f.complete && f.violated.empty()) {
+    Undecided(result,
+              fmt::format("the search {}, so no invariant is proved to hold",
+                          f.stopped));
+  }
+  JudgeMustFire(result, f);
+  if (expect) {
+    JudgeCounts(result, *expect);
+  } else if (result.outcome == Outcome::kAsExpected) {
+    result.outcome = f.violated.empty() ? Outcome::kNoExpectationHolds
+                                        : Outcome::kNoExpectationViolated;
   }
 }
 
@@ -441,14 +491,28 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   return result;
 }
 
+int ExitCodeOf(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kAsExpected:
+    case Outcome::kNoExpectationHolds:
+      return 0;
+    case Outcome::kUnexpected:
+    case Outcome::kNoExpectationViolated:
+      return 1;
+    case Outcome::kInconclusive:
+      return 3;
+  }
+  return 1;
+}
+
 int ExitCodeFor(const std::vector<Outcome>& outcomes) {
-  if (std::count(outcomes.begin(), outcomes.end(), Outcome::kUnexpected)) {
-    return 1;
+  int code = 0;
+  for (Outcome o : outcomes) {
+    const int c = ExitCodeOf(o);
+    if (c == 1) return 1;
+    if (c == 3) code = 3;
   }
-  if (std::count(outcomes.begin(), outcomes.end(), Outcome::kInconclusive)) {
-    return 3;
-  }
-  return 0;
+  return code;
 }
 
 }  // namespace oc

@@ -26,12 +26,21 @@ using Trace = explorer::Trace<OutboxModel>;
 using Violation = explorer::Violation<OutboxModel>;
 using Exploration = explorer::Exploration<OutboxModel>;
 
-// How the run compares with the scenario's [expect] table.
+// How the run compares with the scenario's [expect] table, or, for a
+// scenario without one, what it found.
 enum class Outcome {
   kAsExpected,    // exit code 0
-  kUnexpected,    // exit code 1: a verdict, a length or a count differs
+  kUnexpected,    // exit code 1: a verdict, a length or a count differs, or
+                  // an action of check.must_fire never fired
   kInconclusive,  // exit code 3: a limit stopped the search before it could
                   // decide (an incomplete search never proves "holds")
+  // No expectation: the scenario has no [expect] table (or was loaded to
+  // explore), so the outcome is what the check found.
+  kNoExpectationHolds,     // exit code 0: every checked invariant holds
+  kNoExpectationViolated,  // exit code 1: an invariant is violated (a
+                           // counterexample is a proof even when a limit
+                           // stopped the search; the others then are not
+                           // proved to hold)
 };
 
 struct CheckOptions {
@@ -98,7 +107,8 @@ struct ScenarioResult {
   std::vector<std::string> time_assumptions;
 
   Outcome outcome = Outcome::kAsExpected;
-  // Why the outcome is not kAsExpected, one sentence each.
+  // Why the outcome is not kAsExpected (or, without an expectation, why it
+  // is kUnexpected or kInconclusive), one sentence each.
   std::vector<std::string> mismatches;
 
   // Relay styles: the assumptions the verdict rests on that the seed's pipeline
@@ -117,8 +127,11 @@ struct ScenarioResult {
 Result<ScenarioResult> CheckScenario(const Scenario& scenario,
                                      const CheckOptions& options = {});
 
-// The exit code for a set of outcomes: 0 if all as expected, else 1 if any
-// is unexpected, else 3.
+// The exit code of one outcome: 0, 1 or 3, as listed in Outcome.
+int ExitCodeOf(Outcome outcome);
+
+// The exit code for a set of outcomes: 1 if any outcome's is 1, else 3 if
+// any outcome's is 3, else 0.
 int ExitCodeFor(const std::vector<Outcome>& outcomes);
 
 }  // namespace oc

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,6 +41,15 @@ Status WriteBeside(const std::string& path, std::string_view content,
   if (fd < 0) {
     return Status::Error(
         fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  }
+  // Replacing a file must not change who may read or write it.
+  if (struct stat old; ::stat(path.c_str(), &old) == 0 &&
+                       ::fchmod(fd, old.st_mode & 07777) != 0) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return Status::Error(
+        fmt::format("{}: cannot write: {}", path, std::strerror(error)));
   }
   if (Status s = WriteSyncAndClose(fd, content); !s.ok()) {
     ::unlink(temp.c_str());

@@ -12,9 +12,10 @@ namespace oc {
 
 // Writes `content` to a temporary file beside `path`, flushes it, and
 // renames it over `path`: afterwards `path` holds either its old content or
-// all of the new. Creates missing parent folders. The error names the path
-// and the system's reason. SIGINT and SIGTERM are blocked meanwhile, so
-// that neither leaves the temporary file behind.
+// all of the new. A file already at `path` keeps its permission bits; a new
+// one gets 0644 (less the umask). Creates missing parent folders. The error
+// names the path and the system's reason. SIGINT and SIGTERM are blocked
+// meanwhile, so that neither leaves the temporary file behind.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
 
 // As WriteFileAtomically, but never replaces a file: fails with "PATH:

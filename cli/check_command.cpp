@@ -10,6 +10,7 @@
 #include "check/regression_scenario.h"
 #include "check/scenario_check.h"
 #include "cli/atomic_file.h"
+#include "cli/bless.h"
 #include "cli/interrupt.h"
 #include "cli/output_folder.h"
 #include "cli/progress.h"
@@ -51,11 +52,17 @@ std::string EscapeAnnotation(std::string_view text, bool property) {
 }
 
 void Annotate(const ScenarioResult& r, std::FILE* out) {
+  // Without an expectation, the annotation says what was found, on the
+  // file's first line.
   std::string message =
-      fmt::format("{}: {} (expected {})", reports::OutcomeText(r.outcome),
-                  reports::VerdictText(r), reports::ExpectedText(r.scenario));
+      r.scenario.expect
+          ? fmt::format("{}: {} (expected {})", reports::OutcomeText(r.outcome),
+                        reports::VerdictText(r),
+                        reports::ExpectedText(r.scenario))
+          : reports::OutcomeSentence(r);
   for (const std::string& why : r.mismatches) message += "\n- " + why;
-  const int line = std::max(1, r.scenario.expect.position.line);
+  const int line =
+      std::max(1, r.scenario.expect ? r.scenario.expect->position.line : 1);
   fmt::print(out, "::error file={},line={},title={}::{}\n",
              EscapeAnnotation(r.scenario.path, true), line,
              EscapeAnnotation("outbox-check " + r.scenario.name, true),
@@ -108,11 +115,9 @@ std::optional<std::vector<Scenario>> PickScenarios(
   return std::nullopt;
 }
 
-// The final line, coloured as the outcome when `colour`.
-void PrintFinalLine(int code, bool colour, std::FILE* out) {
-  const char* text = code == 0   ? "all scenarios as expected"
-                     : code == 1 ? "some scenario differs from its expectation"
-                                 : "some search stopped at a limit; not proved";
+// The final line `text`, coloured as exit code `code` when `colour`.
+void PrintFinalLine(const std::string& text, int code, bool colour,
+                    std::FILE* out) {
   if (!colour) {
     fmt::print(out, "{}\n", text);
     return;
@@ -133,6 +138,32 @@ int Interrupted(const InterruptFlag& interrupt, std::FILE* out) {
   return kExitLimit;
 }
 
+// Writes each expectation into its result's file, saying so on `err`; exit
+// code 0 when all were written, 2 at the first that could not be, 3 when a
+// signal came first (files before it stay blessed, the others untouched).
+int Bless(const std::vector<ScenarioResult>& results,
+          const std::vector<Expectation>& expectations,
+          const InterruptFlag& interrupt, std::FILE* out, std::FILE* err) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (interrupt.raised()) return Interrupted(interrupt, out);
+    const std::string& path = results[i].scenario.path;
+    Result<bool> changed = BlessFile(results[i], expectations[i]);
+    if (!changed.ok()) {
+      fmt::print(err, "outbox-check: --bless: {}\n",
+                 changed.status().message());
+      return kExitUsage;
+    }
+    std::vector<std::string> keys;
+    for (const TomlKey& key : ExpectTableKeys(expectations[i])) {
+      keys.push_back(fmt::format("{} = {}", key.name, key.value));
+    }
+    fmt::print(err, "{} {}: {}\n",
+               changed.value() ? "blessed" : "already blessed", path,
+               fmt::join(keys, ", "));
+  }
+  return 0;
+}
+
 // What every report of this run says about it: seconds and the command
 // line, unless --no-time asks for byte-identical output.
 reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
@@ -149,13 +180,21 @@ reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
 int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
                   std::vector<ScenarioResult>& results, std::FILE* out,
                   std::FILE* err) {
+  if (flags.bless && flags.stop_at_first) {
+    fmt::print(err,
+               "outbox-check: --bless records what each file's own search "
+               "finds; --stop-at-first would record its shortest violation "
+               "only\n");
+    return kExitUsage;
+  }
   if (flags.graph && flags.paths.size() != 1) {
     fmt::print(err,
                "outbox-check: --graph draws one scenario; give one file\n");
     return kExitUsage;
   }
-  std::optional<std::vector<Scenario>> scenarios =
-      LoadScenarios(flags.paths, "outbox-check", err);
+  std::optional<std::vector<Scenario>> scenarios = LoadScenarios(
+      flags.paths, "outbox-check", err,
+      flags.explore || flags.bless ? ExpectTable::kIgnore : ExpectTable::kRead);
   if (!scenarios) return kExitUsage;
   scenarios = PickScenarios(std::move(*scenarios), flags.only, err);
   if (!scenarios) return kExitUsage;
@@ -220,14 +259,13 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
       return kExitUsage;
     }
     const ScenarioResult& r = result.value();
-    text.traces =
-        flags.traces == TraceMode::kAlways ||
-        (flags.traces == TraceMode::kAuto &&
-         (scenarios->size() == 1 || r.outcome != Outcome::kAsExpected));
+    text.traces = flags.traces == TraceMode::kAlways ||
+                  (flags.traces == TraceMode::kAuto &&
+                   (scenarios->size() == 1 || ExitCodeOf(r.outcome) != 0));
     // Many scenarios: one line each, and the full block only when it
     // matters; an interrupted search always shows how far it got.
     if (flags.quiet) {
-      if (r.outcome != Outcome::kAsExpected) {
+      if (ExitCodeOf(r.outcome) != 0) {
         fmt::print(err, "{} ({}): {}: {}; expected {}\n", r.scenario.name,
                    r.scenario.path, reports::OutcomeText(r.outcome),
                    reports::VerdictText(r), reports::ExpectedText(r.scenario));
@@ -235,7 +273,8 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     } else if (scenarios->size() == 1 || text.traces || interrupt.raised()) {
       fmt::print(out, "{}\n", reports::FormatResult(r, text));
     }
-    if (flags.github_annotations && r.outcome != Outcome::kAsExpected) {
+    if (flags.github_annotations && !flags.bless &&
+        ExitCodeOf(r.outcome) != 0) {
       Annotate(r, out);
     }
     outcomes.push_back(r.outcome);
@@ -246,6 +285,16 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     fmt::print(out, "{}", reports::FormatSummary(results, text));
   }
   if (interrupt.raised()) return Interrupted(interrupt, out);
+  // Blessing needs every search proved; when one is not, nothing is
+  // written at all.
+  std::optional<std::vector<Expectation>> blessed;
+  if (flags.bless) {
+    blessed = ExpectationsToBless(results, err);
+    if (!blessed) {
+      fmt::print(err, "outbox-check: --bless: no file was changed\n");
+      return kExitUsage;
+    }
+  }
 
   // Each set of files is written whole or not at all.
   if (flags.save_traces) {
@@ -328,7 +377,11 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   }
 
   const int code = ExitCodeFor(outcomes);
-  PrintFinalLine(code, flags.colour, out);
+  PrintFinalLine(reports::RunOutcomeText(results), code, flags.colour, out);
+  if (blessed) {
+    std::fflush(out);  // what was found comes before what was blessed
+    return Bless(results, *blessed, interrupt, out, err);
+  }
   return code;
 }
 

@@ -53,6 +53,13 @@ struct CheckFlags {
   // usage or input error, exit code 2); what kText prints there goes to
   // `err` instead.
   OutputFormat format = OutputFormat::kText;
+  // Leave every file's [expect] table unread, so that each scenario is
+  // checked without an expectation: its outcome is what was found.
+  bool explore = false;
+  // Check as with `explore`, then write what was found into each file's
+  // [expect] table (cli/bless.h). Refused, with no file changed, when a
+  // search was incomplete or a scenario fails whatever [expect] says.
+  bool bless = false;
   // Print `::error` annotations for unexpected outcomes (set when the
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;
@@ -62,7 +69,7 @@ struct CheckFlags {
   // pattern that picks none of the loaded scenarios is a usage error.
   std::vector<std::string> only;
   // Print only errors (on `err`: bad input, and one line per scenario
-  // not as expected) and the final line; no progress.
+  // whose outcome fails the run) and the final line; no progress.
   bool quiet = false;
   ProgressMode progress = ProgressMode::kAuto;
   // Colour outcomes in `out` (set by main: a terminal, and NO_COLOR
@@ -76,6 +83,13 @@ struct CheckFlags {
 // are checked (created, probed) before any search. SIGINT and SIGTERM stop
 // the search at its next batch: the statistics so far are printed, no
 // incomplete set of files is written, and the exit code is 3.
+//
+// With `bless`: `stop_at_first` is a usage error (it would record the
+// shortest violation only); a result that cannot be blessed stops the run
+// with exit code 2 before any file is written; otherwise the other outputs
+// are written, then each scenario file, and `err` says which files were
+// blessed; the exit code is 0 when all were (a signal stops before the
+// next file: 3).
 int RunCheck(const CheckFlags& flags, std::FILE* out, std::FILE* err);
 
 }  // namespace oc

@@ -30,10 +30,13 @@ constexpr const char* kProgramExitCodes =
 
 constexpr const char* kExitCodes =
     "Exit codes:\n"
-    "  0  every scenario as expected\n"
+    "  0  every scenario as expected (without an expectation: every checked "
+    "invariant holds)\n"
     "  1  a verdict, trace length or state count differs from what a "
-    "scenario expects\n"
-    "  2  bad input or usage (a scenario file, a flag, a path)\n"
+    "scenario expects, or an invariant of a scenario without an "
+    "expectation is violated\n"
+    "  2  bad input or usage (a scenario file, a flag, a path), or --bless "
+    "refused to write (a search that proved nothing)\n"
     "  3  a limit stopped a search, so a \"holds\" was not proved, or "
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
     "written)";
@@ -130,6 +133,17 @@ int main(int argc, char** argv) {
                    "search is then incomplete (exit code 3)")
       ->transform(CLI::AsSizeValue(false))
       ->option_text("SIZE");
+  check->add_flag("--explore", flags.explore,
+                  "Ignore every file's [expect] table and report what the "
+                  "check finds: exit code 0 when every checked invariant "
+                  "holds, 1 when one is violated");
+  check->add_flag("--bless", flags.bless,
+                  "Check as --explore does, then write the verdict, the "
+                  "violated invariants, the shortest trace length and (for a "
+                  "whole state space) the state count into each file's "
+                  "[expect] table, keeping the rest of the file; refused "
+                  "(exit code 2, no file changed) when a limit stopped a "
+                  "search");
   check->add_flag("--stop-at-first", flags.stop_at_first,
                   "Stop at the shortest violation of any invariant");
   check
@@ -288,8 +302,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false)
       ->option_text("PATTERN");
   check->add_flag("-q,--quiet", flags.quiet,
-                  "Print only errors (one line per scenario not as "
-                  "expected) and the final line");
+                  "Print only errors (one line per scenario whose outcome "
+                  "fails the run) and the final line");
   oc::Choices(
       check->add_option("--progress", flags.progress,
                         "Show a long search's progress on standard error: auto "

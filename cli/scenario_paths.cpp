@@ -58,7 +58,7 @@ Result<std::vector<std::string>> ScenarioFiles(
 
 std::optional<std::vector<Scenario>> LoadScenarios(
     const std::vector<std::string>& paths, std::string_view prefix,
-    std::FILE* err) {
+    std::FILE* err, ExpectTable expect) {
   Result<std::vector<std::string>> files = ScenarioFiles(paths);
   if (!files.ok()) {
     fmt::print(err, "{}: {}\n", prefix, files.status().message());
@@ -67,7 +67,7 @@ std::optional<std::vector<Scenario>> LoadScenarios(
   std::vector<Scenario> scenarios;
   bool bad_input = false;
   for (const std::string& file : files.value()) {
-    Result<Scenario> scenario = LoadScenario(file);
+    Result<Scenario> scenario = LoadScenario(file, expect);
     if (!scenario.ok()) {
       fmt::print(err, "{}\n", scenario.status().message());
       bad_input = true;

@@ -11,6 +11,7 @@
 
 #include "check/scenario.h"
 #include "common/status.h"
+#include "scenarios/scenario_loader.h"
 
 namespace oc {
 
@@ -24,9 +25,11 @@ Result<std::vector<std::string>> ScenarioFiles(
 // Loads the scenario files of `paths` (ScenarioFiles), printing every
 // error to `err` ("PREFIX: ..." for a bad path, the loader's file:line:col
 // message for a bad file); nullopt if any failed, which is exit code 2.
+// `expect` says whether the files' [expect] tables are read (the default)
+// or left unread.
 std::optional<std::vector<Scenario>> LoadScenarios(
     const std::vector<std::string>& paths, std::string_view prefix,
-    std::FILE* err);
+    std::FILE* err, ExpectTable expect = ExpectTable::kRead);
 
 }  // namespace oc
 

@@ -25,10 +25,10 @@ namespace {
 
 std::string Esc(std::string_view text) { return EscapeMarkup(text); }
 
+// The badge's colour follows the exit code: 0 ok, 1 bad, 3 warn.
 std::string OutcomeBadge(Outcome outcome) {
-  const char* css = outcome == Outcome::kAsExpected   ? "ok"
-                    : outcome == Outcome::kUnexpected ? "bad"
-                                                      : "warn";
+  const int code = ExitCodeOf(outcome);
+  const char* css = code == 0 ? "ok" : code == 1 ? "bad" : "warn";
   return fmt::format("<span class=\"badge {}\">{}</span>", css,
                      Esc(OutcomeText(outcome)));
 }
@@ -69,6 +69,10 @@ std::string SummarySection(const ScenarioResult& r) {
   out += Row("verdict", Esc(VerdictText(r)));
   out += Row("expected", Esc(ExpectedText(r.scenario)));
   std::string outcome = OutcomeBadge(r.outcome);
+  if (!r.scenario.expect && r.outcome != Outcome::kUnexpected &&
+      r.outcome != Outcome::kInconclusive) {
+    outcome += Esc(": " + FoundText(r));
+  }
   if (!r.mismatches.empty()) {
     outcome += "<ul class=\"plain\">";
     for (const std::string& m : r.mismatches) {
@@ -486,15 +490,21 @@ std::string HtmlIndex(const std::vector<ScenarioResult>& results,
                       const ReportOptions& options) {
   assert(stems.size() == results.size());
   std::size_t as_expected = 0;
+  std::size_t without = 0;
   for (const ScenarioResult& r : results) {
     as_expected += r.outcome == Outcome::kAsExpected ? 1 : 0;
+    without += r.scenario.expect ? 0 : 1;
   }
+  // The tally names scenarios without an expectation only when there are.
+  const std::string without_text =
+      without == 0 ? std::string()
+                   : fmt::format(", {} without an expectation", without);
   std::string body = fmt::format(
       "<header>\n<h1>outbox-check</h1>\n<p class=\"note\">{} scenario{}, {} "
-      "as expected.</p>\n</header>\n<table>\n<thead><tr><th>scenario</th>"
+      "as expected{}.</p>\n</header>\n<table>\n<thead><tr><th>scenario</th>"
       "<th>verdict</th><th>expected</th><th>outcome</th><th>states</th>"
       "<th>transitions</th>{}</tr></thead>\n<tbody>\n",
-      results.size(), results.size() == 1 ? "" : "s", as_expected,
+      results.size(), results.size() == 1 ? "" : "s", as_expected, without_text,
       options.wall_clock ? "<th>seconds</th>" : "");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ScenarioResult& r = results[i];

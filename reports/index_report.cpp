@@ -52,6 +52,21 @@ std::string XmlAttribute(std::string_view text) {
   return EscapeXml(text, true);
 }
 
+// The JUnit failure type of an outcome that fails the run.
+std::string_view FailureType(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kInconclusive:
+      return "inconclusive";
+    case Outcome::kNoExpectationViolated:
+      return "violated";
+    case Outcome::kAsExpected:
+    case Outcome::kNoExpectationHolds:
+    case Outcome::kUnexpected:
+      break;
+  }
+  return "unexpected";
+}
+
 std::vector<Outcome> Outcomes(const std::vector<ScenarioResult>& results) {
   std::vector<Outcome> outcomes;
   for (const ScenarioResult& r : results) outcomes.push_back(r.outcome);
@@ -70,11 +85,19 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
         std::count(outcomes.begin(), outcomes.end(), o));
   };
   const int exit_code = ExitCodeFor(outcomes);
+  const std::uint64_t without = count(Outcome::kNoExpectationHolds) +
+                                count(Outcome::kNoExpectationViolated);
   std::string out = "# outbox-check results\n\n";
   out += fmt::format("{}: {} as expected, {} unexpected, {} inconclusive",
                      Plural(results.size(), "scenario"),
                      count(Outcome::kAsExpected), count(Outcome::kUnexpected),
                      count(Outcome::kInconclusive));
+  // Named only when there are, so that a run of scenarios that all expect
+  // something reads as it always did.
+  if (without > 0) {
+    out += fmt::format(", {} without an expectation ({} with a violation)",
+                       without, count(Outcome::kNoExpectationViolated));
+  }
   if (options.wall_clock) {
     double seconds = 0;
     for (const ScenarioResult& r : results) {
@@ -82,8 +105,10 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
     }
     out += fmt::format(", in {:.2f} s", seconds);
   }
-  out += fmt::format(". Exit code {}: {}.\n\n", exit_code,
-                     MarkdownText(ExitCodeMeaning(exit_code)));
+  out += fmt::format(
+      ". Exit code {}: {}.\n\n", exit_code,
+      MarkdownText(without > 0 ? RunOutcomeText(results)
+                               : std::string(ExitCodeMeaning(exit_code))));
 
   out += "| Scenario | Verdict | Expected | Outcome | States | Transitions |";
   if (options.wall_clock) out += " Seconds |";
@@ -100,8 +125,8 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
                                  LinkTarget(stems[i] + ".md"))),
         MarkdownCell(MarkdownText(VerdictText(r))),
         MarkdownCell(MarkdownText(ExpectedText(r.scenario))),
-        r.outcome == Outcome::kAsExpected ? outcome : "**" + outcome + "**",
-        s.states, s.transitions);
+        ExitCodeOf(r.outcome) == 0 ? outcome : "**" + outcome + "**", s.states,
+        s.transitions);
     if (options.wall_clock) out += fmt::format(" {:.2f} |", s.seconds);
     out += "\n";
   }
@@ -115,7 +140,7 @@ std::string JunitXml(const std::vector<ScenarioResult>& results,
   std::size_t failures = 0;
   double seconds = 0;
   for (const ScenarioResult& r : results) {
-    if (r.outcome != Outcome::kAsExpected) ++failures;
+    if (ExitCodeOf(r.outcome) != 0) ++failures;
     seconds += r.exploration.stats.seconds;
   }
   auto time = [&](double s) {
@@ -136,12 +161,11 @@ std::string JunitXml(const std::vector<ScenarioResult>& results,
         "  <testcase classname=\"outbox-check\" name=\"{}\" file=\"{}\"{}",
         XmlAttribute(r.scenario.name), XmlAttribute(r.scenario.path),
         time(r.exploration.stats.seconds));
-    if (r.outcome == Outcome::kAsExpected) {
+    if (ExitCodeOf(r.outcome) == 0) {
       out += "/>\n";
       continue;
     }
-    const bool inconclusive = r.outcome == Outcome::kInconclusive;
-    std::string message = OutcomeText(r.outcome);
+    std::string message = OutcomeSentence(r);
     if (!r.mismatches.empty()) {
       message += fmt::format(": {}", fmt::join(r.mismatches, "; "));
     }
@@ -150,8 +174,7 @@ std::string JunitXml(const std::vector<ScenarioResult>& results,
     out += fmt::format(
         ">\n    <failure type=\"{}\" message=\"{}\">{}</failure>\n"
         "  </testcase>\n",
-        inconclusive ? "inconclusive" : "unexpected", XmlAttribute(message),
-        XmlText(body));
+        FailureType(r.outcome), XmlAttribute(message), XmlText(body));
   }
   out += "</testsuite>\n";
   return out;

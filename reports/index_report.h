@@ -19,8 +19,9 @@
 
 namespace oc::reports {
 
-// A Markdown page: a one-sentence tally of outcomes with the run's exit
-// code, then one table row per scenario, in order: name (a link to its
+// A Markdown page: a one-sentence tally of outcomes (naming scenarios
+// without an expectation only when there are) with the run's exit code,
+// then one table row per scenario, in order: name (a link to its
 // report), verdict, expected, outcome, distinct states, transitions, and
 // seconds when wall_clock is set.
 // REQUIRES: stems.size() == results.size().
@@ -30,11 +31,13 @@ std::string MarkdownIndex(const std::vector<ScenarioResult>& results,
 
 // JUnit XML: one <testsuite name="outbox-check"> with `tests` and
 // `failures` counts, and per scenario a <testcase classname="outbox-check"
-// name="NAME" file="PATH">. A scenario whose outcome is not as expected
-// fails the suite, as it fails the run: UNEXPECTED is a <failure
-// type="unexpected">, INCONCLUSIVE a <failure type="inconclusive"> (a
-// limit stopped the search, exit code 3, and CI must not pass it). The
-// failure's message lists the mismatches; its body holds the terminal
+// name="NAME" file="PATH">. A scenario whose outcome fails the run fails
+// the suite: UNEXPECTED is a <failure type="unexpected">, INCONCLUSIVE a
+// <failure type="inconclusive"> (a limit stopped the search, exit code 3,
+// and CI must not pass it), a violated invariant of a scenario without an
+// expectation a <failure type="violated">. The failure's message is the
+// outcome (with what was found, for a scenario without an expectation)
+// and the mismatches; its body holds the terminal
 // report of the scenario with every trace (step number, action, changed
 // cells) and the name of its Markdown report. `time` attributes only with
 // `options.wall_clock`.

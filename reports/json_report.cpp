@@ -57,6 +57,9 @@ std::string_view OutcomeName(Outcome outcome) {
       return "unexpected";
     case Outcome::kInconclusive:
       return "inconclusive";
+    case Outcome::kNoExpectationHolds:
+    case Outcome::kNoExpectationViolated:
+      return "no_expectation";
   }
   return "?";
 }
@@ -232,7 +235,11 @@ void WriteConfig(JsonWriter& w, const Config& c) {
 }
 
 void WriteExpectation(JsonWriter& w, const Scenario& s) {
-  const Expectation& x = s.expect;
+  if (!s.expect) {
+    w.Key("expectation").Null();
+    return;
+  }
+  const Expectation& x = *s.expect;
   w.Key("expectation").BeginObject();
   w.Key("verdict").String(x.verdict == Verdict::kHolds ? "holds" : "violated");
   w.Key("violated").Strings(x.violated);
@@ -353,7 +360,7 @@ void WriteReport(JsonWriter& w, const ScenarioResult& result,
   WriteExpectation(w, result.scenario);
   WriteVerdict(w, result);
   w.Key("outcome").String(OutcomeName(result.outcome));
-  w.Key("exit_code").Number(ExitCodeFor({result.outcome}));
+  w.Key("exit_code").Number(ExitCodeOf(result.outcome));
   w.Key("mismatches").Strings(result.mismatches);
   w.Key("warnings").Strings(result.warnings);
   w.Key("timing_assumptions").Strings(result.time_assumptions);

@@ -274,7 +274,12 @@ void AppendSummary(const ScenarioResult& result, std::string& out) {
   out += "## Summary\n\n| Question | Answer |\n|---|---|\n";
   row("Verdict", MarkdownText(VerdictText(result)));
   row("Expected", MarkdownText(ExpectedText(scenario)));
-  row("Outcome", "**" + MarkdownText(OutcomeText(result.outcome)) + "**");
+  std::string outcome = "**" + MarkdownText(OutcomeText(result.outcome)) + "**";
+  if (!scenario.expect && result.outcome != Outcome::kUnexpected &&
+      result.outcome != Outcome::kInconclusive) {
+    outcome += MarkdownText(": " + FoundText(result));
+  }
+  row("Outcome", outcome);
   row("Broke", list(broke_code));
   row(held_label, list(held_code));
   if (!scenario.unchecked.empty()) {

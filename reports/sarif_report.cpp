@@ -221,6 +221,12 @@ bool Contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// The line of the scenario's [expect] table, or the file's first line
+// when it has none.
+int ExpectLine(const Scenario& s) {
+  return s.expect ? std::max(1, s.expect->position.line) : 1;
+}
+
 // The line naming invariant `name` in the scenario file, else its [expect]
 // table's.
 int InvariantLine(const Scenario& s, const std::string& name) {
@@ -229,7 +235,7 @@ int InvariantLine(const Scenario& s, const std::string& name) {
   if (i < s.invariant_positions.size() && s.invariant_positions[i].line > 0) {
     return s.invariant_positions[i].line;
   }
-  return s.expect.position.line;
+  return ExpectLine(s);
 }
 
 void BeginResult(JsonWriter& w, const Rules& rules, const std::string& rule,
@@ -244,7 +250,7 @@ void BeginResult(JsonWriter& w, const Rules& rules, const std::string& rule,
 void WriteViolation(JsonWriter& w, const Rules& rules, const ScenarioResult& r,
                     const Violation& v, const std::string& uri) {
   const Scenario& s = r.scenario;
-  const bool expected = Contains(s.expect.violated, v.property);
+  const bool expected = s.expect && Contains(s.expect->violated, v.property);
   const std::size_t n = v.trace.length();
   std::string what;
   if (n == 0) {
@@ -257,8 +263,9 @@ void WriteViolation(JsonWriter& w, const Rules& rules, const ScenarioResult& r,
   const std::string message =
       fmt::format("Scenario '{}': {} ({}) is violated; {}{}", s.name,
                   v.property, KindText(v.kind), what,
-                  expected ? ", as the scenario expects."
-                           : ". The scenario expects it to hold.");
+                  expected   ? ", as the scenario expects."
+                  : s.expect ? ". The scenario expects it to hold."
+                             : ". The scenario has no expectation.");
   const int line = InvariantLine(s, v.property);
   BeginResult(w, rules, v.property, expected ? "note" : "error", message);
   w.Key("locations").BeginArray();
@@ -285,9 +292,10 @@ const Violation* ViolationOf(const ScenarioResult& r, const std::string& name) {
 // The invariant an unexpected outcome is about, as Judge (check/) decides
 // one: violated but expected to hold; expected violated but holding after a
 // search that could tell; or the shortest trace whose length differs. None
-// for a state count or check.must_fire.
+// for a state count or check.must_fire, or without an expectation.
 std::optional<std::string> InvariantConcerned(const ScenarioResult& r) {
-  const Expectation& expect = r.scenario.expect;
+  if (!r.scenario.expect) return std::nullopt;
+  const Expectation& expect = *r.scenario.expect;
   const std::vector<std::string> violated = r.ViolatedInvariants();
   for (const std::string& name : violated) {
     if (!Contains(expect.violated, name)) return name;
@@ -322,11 +330,11 @@ void WriteOutcome(JsonWriter& w, const Rules& rules, const ScenarioResult& r,
   for (const std::string& why : r.mismatches) message += " " + why + ".";
   BeginResult(w, rules, rule, unexpected ? "error" : "warning", message);
   w.Key("locations").BeginArray();
-  WriteLocation(w, uri, s.expect.position.line, nullptr);
+  WriteLocation(w, uri, ExpectLine(s), nullptr);
   w.EndArray();
   const Violation* v = invariant ? ViolationOf(r, *invariant) : nullptr;
   if (v != nullptr && v->trace.length() > 0) {
-    WriteCodeFlows(w, r, *v, uri, s.expect.position.line);
+    WriteCodeFlows(w, r, *v, uri, ExpectLine(s));
   }
   w.Key("properties").BeginObject();
   w.Key("scenario").String(s.name);
@@ -396,7 +404,11 @@ std::string SarifReport(const std::vector<ScenarioResult>& results,
     for (const Violation& v : r.exploration.violations) {
       WriteViolation(w, rules, r, v, uri);
     }
-    if (r.outcome != Outcome::kAsExpected) WriteOutcome(w, rules, r, uri);
+    // Without an expectation, the violations above are the findings.
+    if (r.outcome == Outcome::kUnexpected ||
+        r.outcome == Outcome::kInconclusive) {
+      WriteOutcome(w, rules, r, uri);
+    }
   }
   w.EndArray();
   w.EndObject();

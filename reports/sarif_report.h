@@ -13,8 +13,9 @@
 //
 // Results, scenario by scenario:
 //  - one per violation found, ruleId the invariant, level "error" when the
-//    scenario does not expect that invariant violated and "note" when it
-//    does (a known bug the scenario documents), located at the line that
+//    scenario does not expect that invariant violated (or has no
+//    expectation) and "note" when it does (a known bug the scenario
+//    documents), located at the line that
 //    names the invariant (Scenario::invariant_positions), with the
 //    counterexample as codeFlows[0].threadFlows[0]: one location per step,
 //    whose message is the step as the model presents it and whose `state`
@@ -28,6 +29,9 @@
 //    invariant's counterexample when there is one.
 //  - one per inconclusive outcome, level "warning", ruleId the
 //    inconclusive rule, located at the [expect] table.
+// A scenario without an expectation has only its violations (and an
+// unexpected or inconclusive outcome, for check.must_fire or a limit),
+// located at the file's first line where the [expect] table would be.
 // Every location is the scenario file: a relative path stays relative (to
 // the folder the run started in), an absolute one becomes a file: URI;
 // bytes a URI may not hold are percent-encoded. A step of an exhaustive

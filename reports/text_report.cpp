@@ -39,7 +39,7 @@ std::string FormatResult(const ScenarioResult& result,
   std::string out = fmt::format("{} ({})\n", scenario.name, scenario.path);
   out += fmt::format("  verdict:   {}\n", VerdictText(result));
   out += fmt::format("  expected:  {}\n", ExpectedText(scenario));
-  out += fmt::format("  outcome:   {}\n", OutcomeText(result.outcome));
+  out += fmt::format("  outcome:   {}\n", OutcomeSentence(result));
   for (const std::string& why : result.mismatches) {
     out += fmt::format("             - {}\n", why);
   }
@@ -164,6 +164,12 @@ std::string OutcomeCell(Outcome outcome, std::size_t width,
     case Outcome::kInconclusive:
       colour = "\033[33m";
       break;
+    case Outcome::kNoExpectationHolds:
+      colour = "\033[36m";
+      break;
+    case Outcome::kNoExpectationViolated:
+      colour = "\033[31m";
+      break;
   }
   // Only the word is coloured: the padding stays plain.
   const std::string word = OutcomeText(outcome);
@@ -206,7 +212,7 @@ std::string FormatSummary(const std::vector<ScenarioResult>& results,
   }
   // The details the table has no room for.
   for (const ScenarioResult& r : results) {
-    if (r.outcome == Outcome::kAsExpected) continue;
+    if (ExitCodeOf(r.outcome) == 0) continue;
     out += fmt::format("{}: {}: {}; expected {}\n", r.scenario.name,
                        OutcomeCell(r.outcome, 0, options), VerdictText(r),
                        ExpectedText(r.scenario));

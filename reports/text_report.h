@@ -36,14 +36,15 @@ std::string FormatResult(const ScenarioResult& result,
 // A table of one line per scenario, at most kSummaryWidth columns: name,
 // verdict in short ("holds", "2 violated, 5 steps", "none found,
 // incomplete"), distinct states, seconds, outcome. A name too long for the
-// table is cut with "...". Below it, the details: for each scenario not as
-// expected, its full verdict, its expectation and why they differ; then
-// every scenario's warnings.
+// table is cut with "...". Below it, the details: for each scenario whose
+// outcome fails the run (ExitCodeOf not 0), its full verdict, its
+// expectation and why they differ; then every scenario's warnings.
 std::string FormatSummary(const std::vector<ScenarioResult>& results,
                           const TextOptions& options);
 
 // `outcome`'s word (OutcomeText) padded to `width`, coloured when
-// `options.colour`: green ok, red UNEXPECTED, yellow INCONCLUSIVE.
+// `options.colour`: green ok, red UNEXPECTED, yellow INCONCLUSIVE; "no
+// expectation" cyan when everything held, red when something broke.
 std::string OutcomeCell(Outcome outcome, std::size_t width,
                         const TextOptions& options);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/text.h"
 #include "model/action.h"
 #include "model/fault_budgets.h"
@@ -93,7 +95,8 @@ std::string VerdictText(const ScenarioResult& result) {
 }
 
 std::string ExpectedText(const Scenario& scenario) {
-  const Expectation& x = scenario.expect;
+  if (!scenario.expect) return "none";
+  const Expectation& x = *scenario.expect;
   if (x.verdict == Verdict::kHolds) return "holds";
   std::string text = fmt::format("violated: {}", fmt::join(x.violated, ", "));
   if (x.trace_length)
@@ -109,8 +112,97 @@ std::string OutcomeText(Outcome outcome) {
       return "UNEXPECTED";
     case Outcome::kInconclusive:
       return "INCONCLUSIVE";
+    case Outcome::kNoExpectationHolds:
+    case Outcome::kNoExpectationViolated:
+      return "no expectation";
   }
   return "?";
+}
+
+std::string FoundText(const ScenarioResult& result) {
+  const Exploration& e = result.exploration;
+  const std::size_t checked = result.scenario.invariants.size();
+  const bool stop_first = e.stop == explorer::Stop::kFirstViolation;
+  if (e.violations.empty()) {
+    if (!e.complete()) {
+      return fmt::format(
+          "no violation found before the search {}; nothing is proved",
+          e.stop == explorer::Stop::kInterrupted ? "was interrupted"
+                                                 : "stopped at a limit");
+    }
+    return fmt::format("{} {}{}", Plural(checked, "invariant"),
+                       checked == 1 ? "holds" : "hold",
+                       result.replay ? " along the pinned order" : "");
+  }
+  std::vector<std::string> broke;
+  for (const Violation& v : e.violations) {
+    broke.push_back(fmt::format(
+        "{} violated {} {}", v.property, result.replay ? "at step" : "in",
+        result.replay ? std::to_string(v.trace.length())
+                      : Plural(v.trace.length(), "step")));
+  }
+  std::string text = fmt::format("{}", fmt::join(broke, ", "));
+  const std::size_t others = checked - e.violations.size();
+  if (others == 0) return text;
+  const bool proved = e.complete() && !stop_first;
+  return text + fmt::format("; {} other {} {}", others,
+                            others == 1 ? "invariant" : "invariants",
+                            !proved       ? "not proved to hold"
+                            : others == 1 ? "holds"
+                                          : "hold");
+}
+
+std::string OutcomeSentence(const ScenarioResult& result) {
+  std::string text = OutcomeText(result.outcome);
+  if (result.outcome == Outcome::kNoExpectationHolds ||
+      result.outcome == Outcome::kNoExpectationViolated) {
+    text += ": " + FoundText(result);
+  }
+  return text;
+}
+
+std::string RunOutcomeText(const std::vector<ScenarioResult>& results) {
+  std::vector<Outcome> outcomes;
+  std::size_t without = 0;
+  for (const ScenarioResult& r : results) {
+    outcomes.push_back(r.outcome);
+    if (!r.scenario.expect) ++without;
+  }
+  const int code = ExitCodeFor(outcomes);
+  auto count = [&](Outcome o) {
+    return static_cast<std::size_t>(
+        std::count(outcomes.begin(), outcomes.end(), o));
+  };
+  if (without == 0 || code == 3) {
+    return code == 0   ? "all scenarios as expected"
+           : code == 1 ? "some scenario differs from its expectation"
+                       : "some search stopped at a limit; not proved";
+  }
+  if (results.size() == 1) {
+    const ScenarioResult& r = results.front();
+    std::string text = "no expectation: " + FoundText(r);
+    for (const std::string& why : r.mismatches) text += "; " + why;
+    return text;
+  }
+  std::vector<std::string> parts;
+  if (code == 0) {
+    if (const std::size_t n = count(Outcome::kAsExpected); n > 0) {
+      parts.push_back(fmt::format("{} as expected", Plural(n, "scenario")));
+    }
+    parts.push_back(
+        fmt::format("no expectation: every checked invariant holds in {}",
+                    Plural(count(Outcome::kNoExpectationHolds), "scenario")));
+  } else {
+    if (count(Outcome::kUnexpected) > 0) {
+      parts.emplace_back("some scenario differs from its expectation");
+    }
+    if (const std::size_t n = count(Outcome::kNoExpectationViolated); n > 0) {
+      parts.push_back(
+          fmt::format("no expectation: an invariant is violated in {}",
+                      Plural(n, "scenario")));
+    }
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 std::string BoundsText(const ScenarioResult& result) {

@@ -5,6 +5,7 @@
 #define OUTBOX_CHECK_REPORTS_WORDING_H_
 
 #include <string>
+#include <vector>
 
 #include "check/scenario_check.h"
 #include "reports/report_options.h"
@@ -14,10 +15,28 @@ namespace oc::reports {
 // "violated: effect_at_most_once (8 steps)", "holds", "no violation found
 // (search incomplete)".
 std::string VerdictText(const ScenarioResult& result);
-// "violated: effect_at_most_once (8 steps)", "holds".
+// "violated: effect_at_most_once (8 steps)", "holds"; "none" for a
+// scenario without an expectation.
 std::string ExpectedText(const Scenario& scenario);
-// "ok", "UNEXPECTED", "INCONCLUSIVE".
+// "ok", "UNEXPECTED", "INCONCLUSIVE", "no expectation" (both outcomes of a
+// scenario without an expectation).
 std::string OutcomeText(Outcome outcome);
+// What a check found, per invariant, in a sentence for a scenario without
+// an expectation: "2 invariants hold", "effect_at_most_once violated in 8
+// steps; 1 other invariant holds", "no violation found before the search
+// stopped at a limit; nothing is proved".
+std::string FoundText(const ScenarioResult& result);
+// The outcome as the verdict blocks print it: OutcomeText, and for the
+// outcomes of a scenario without an expectation ": " and FoundText ("no
+// expectation: 2 invariants hold").
+std::string OutcomeSentence(const ScenarioResult& result);
+// The last line of a run, which says what its exit code means: "all
+// scenarios as expected", "some scenario differs from its expectation",
+// "some search stopped at a limit; not proved" when every scenario has an
+// expectation; otherwise it also says what was found without one ("no
+// expectation: effect_at_most_once violated in 8 steps; 1 other invariant
+// holds" for a single scenario).
+std::string RunOutcomeText(const std::vector<ScenarioResult>& results);
 // The bounds a verdict holds for: "exhaustive for at most 1 premature
 // expiry, 0 relay crashes, 0 lost publish acknowledgements, 0 lost consumer
 // acknowledgements, 0 consumer crashes and 0 broker redeliveries" (with

@@ -122,7 +122,9 @@ void Assign(std::optional<T>& out, std::int64_t v) {
 // earlier one.
 class Reader {
  public:
-  Reader(const std::string& path, Scenario& out) : path_(path), out_(out) {}
+  Reader(const std::string& path, Scenario& out,
+         ExpectTable expect = ExpectTable::kRead)
+      : path_(path), out_(out), expect_(expect) {}
 
   Status Read(const toml::table& root) {
     Status s = CheckKeys(root, "", kTopKeys);
@@ -142,7 +144,7 @@ class Reader {
     // [check] and [expect] name relays, events and invariants of the
     // config, so they are read once it is known to be valid.
     if (s.ok()) s = ReadCheck(root);
-    if (s.ok()) s = ReadExpect(root);
+    if (s.ok() && expect_ == ExpectTable::kRead) s = ReadExpect(root);
     return s;
   }
 
@@ -1058,15 +1060,13 @@ class Reader {
     return Status::Ok();
   }
 
+  // Without an [expect] table the scenario has no expectation.
   Status ReadExpect(const toml::table& root) {
     Result<const toml::table*> table = Table(root, "expect");
     if (!table.ok()) return table.status();
-    if (table.value() == nullptr) {
-      return Error(SourcePosition{}, "expect.verdict",
-                   "missing; expected 'holds' or 'violated'");
-    }
+    if (table.value() == nullptr) return Status::Ok();
     const toml::table& t = *table.value();
-    Expectation& expect = out_.expect;
+    Expectation& expect = out_.expect.emplace();
     expect.position = PositionOf(t.source());
     Status s = CheckKeys(t, "expect", kExpectKeys);
     if (s.ok()) s = ReadVerdict(t);
@@ -1103,9 +1103,9 @@ class Reader {
     }
     const std::string& verdict = node->as_string()->get();
     if (verdict == "holds") {
-      out_.expect.verdict = Verdict::kHolds;
+      out_.expect->verdict = Verdict::kHolds;
     } else if (verdict == "violated") {
-      out_.expect.verdict = Verdict::kViolated;
+      out_.expect->verdict = Verdict::kViolated;
     } else {
       std::string hint = DidYouMean(verdict, kVerdicts);
       if (hint.empty()) hint = "; expected 'holds' or 'violated'";
@@ -1117,7 +1117,7 @@ class Reader {
 
   Status ReadViolated(const toml::table& expect) {
     const toml::node* node = expect.get("violated");
-    if (out_.expect.verdict == Verdict::kHolds) {
+    if (out_.expect->verdict == Verdict::kHolds) {
       if (node == nullptr) return Status::Ok();
       return Error(*node, "expect.violated",
                    "not allowed when expect.verdict is 'holds'");
@@ -1165,7 +1165,7 @@ class Reader {
           node, field,
           fmt::format("'{}' is not in check.invariants{}", name, hint));
     }
-    std::vector<std::string>& violated = out_.expect.violated;
+    std::vector<std::string>& violated = out_.expect->violated;
     if (std::find(violated.begin(), violated.end(), name) != violated.end()) {
       return Error(node, field, fmt::format("'{}' is listed twice", name));
     }
@@ -1175,6 +1175,7 @@ class Reader {
 
   const std::string& path_;
   Scenario& out_;
+  ExpectTable expect_;
   std::vector<std::pair<std::string, SourcePosition>> noted_;
   // Where each of out_.expressions is named (its `name` key), index for
   // index.
@@ -1183,13 +1184,14 @@ class Reader {
 
 }  // namespace
 
-Result<Scenario> ParseScenario(std::string_view text, const std::string& path) {
+Result<Scenario> ParseScenario(std::string_view text, const std::string& path,
+                               ExpectTable expect) {
   Scenario scenario;
   scenario.path = path;
   scenario.name = std::filesystem::path(path).stem().string();
   Result<toml::table> root = ParseTomlText(text, path);
   if (!root.ok()) return root.status();
-  Status s = Reader(path, scenario).Read(root.value());
+  Status s = Reader(path, scenario, expect).Read(root.value());
   if (!s.ok()) return s;
   return scenario;
 }
@@ -1217,10 +1219,10 @@ Result<InvariantExpression> LoadInvariantDefinition(const std::string& path,
   return ParseInvariantDefinition(text.value(), path, config);
 }
 
-Result<Scenario> LoadScenario(const std::string& path) {
+Result<Scenario> LoadScenario(const std::string& path, ExpectTable expect) {
   const Result<std::string> text = ReadFileText(path);
   if (!text.ok()) return text.status();
-  return ParseScenario(text.value(), path);
+  return ParseScenario(text.value(), path, expect);
 }
 
 namespace {

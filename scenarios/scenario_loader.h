@@ -19,12 +19,22 @@
 
 namespace oc {
 
+// What the loader does with a file's [expect] table.
+enum class ExpectTable {
+  kRead,    // the default: read and check it; a file without one has no
+            // expectation
+  kIgnore,  // leave it unread, whatever it says (to explore a scenario, or
+            // to bless it with what a check finds): no expectation
+};
+
 // Parses `text` as the contents of the file `path` (used for messages and
 // for the default scenario name, the file's stem).
-Result<Scenario> ParseScenario(std::string_view text, const std::string& path);
+Result<Scenario> ParseScenario(std::string_view text, const std::string& path,
+                               ExpectTable expect = ExpectTable::kRead);
 
 // Reads and parses the file at `path`.
-Result<Scenario> LoadScenario(const std::string& path);
+Result<Scenario> LoadScenario(const std::string& path,
+                              ExpectTable expect = ExpectTable::kRead);
 
 // A built-in invariant restated as an expression (scenarios/invariants/):
 // a file with `name` (the built-in's), `description`, `kind`, `groups` and

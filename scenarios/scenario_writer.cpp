@@ -172,20 +172,29 @@ void WriteCheck(const Scenario& s, std::string& out) {
 
 void WriteExpect(const Expectation& e, std::string& out) {
   out += "\n[expect]\n";
-  if (e.verdict == Verdict::kHolds) {
-    out += "verdict = \"holds\"\n";
-  } else {
-    out += "verdict = \"violated\"\n";
-    out += fmt::format("violated = {}\n", e.violated.size() == 1
-                                              ? QuoteToml(e.violated.front())
-                                              : QuotedList(e.violated));
+  for (const TomlKey& key : ExpectTableKeys(e)) {
+    out += fmt::format("{} = {}\n", key.name, key.value);
   }
-  if (e.trace_length)
-    out += fmt::format("trace_length = {}\n", *e.trace_length);
-  if (e.states) out += fmt::format("states = {}\n", *e.states);
 }
 
 }  // namespace
+
+std::vector<TomlKey> ExpectTableKeys(const Expectation& e) {
+  std::vector<TomlKey> keys;
+  if (e.verdict == Verdict::kHolds) {
+    keys.push_back({"verdict", "\"holds\""});
+  } else {
+    keys.push_back({"verdict", "\"violated\""});
+    keys.push_back({"violated", e.violated.size() == 1
+                                    ? QuoteToml(e.violated.front())
+                                    : QuotedList(e.violated)});
+  }
+  if (e.trace_length) {
+    keys.push_back({"trace_length", fmt::format("{}", *e.trace_length)});
+  }
+  if (e.states) keys.push_back({"states", fmt::format("{}", *e.states)});
+  return keys;
+}
 
 std::string FormatScenario(const Scenario& scenario) {
   std::string out = fmt::format("name = {}\n", QuoteToml(scenario.name));
@@ -195,7 +204,7 @@ std::string FormatScenario(const Scenario& scenario) {
   WriteConfig(scenario.config, out);
   WriteBounds(scenario, out);
   WriteCheck(scenario, out);
-  WriteExpect(scenario.expect, out);
+  if (scenario.expect) WriteExpect(*scenario.expect, out);
   for (const InvariantExpression& x : scenario.expressions) {
     constexpr std::string_view kKinds[] = {"safety", "transition", "at_rest"};
     out += fmt::format("\n[[invariants]]\nname = {}\nkind = \"{}\"\n",

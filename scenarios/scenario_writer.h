@@ -16,6 +16,7 @@
 #define OUTBOX_CHECK_SCENARIOS_SCENARIO_WRITER_H_
 
 #include <string>
+#include <vector>
 
 #include "check/scenario.h"
 
@@ -24,6 +25,19 @@ namespace oc {
 // REQUIRES: `scenario` is consistent the way a loaded one is: its Config
 // passed Validate(), its pinned actions are within that Config.
 std::string FormatScenario(const Scenario& scenario);
+
+// A key of a TOML table and its value, written as TOML.
+struct TomlKey {
+  std::string name;
+  std::string value;
+};
+
+// The keys of the [expect] table that says `expect`, in canonical order and
+// spelling: `verdict`; with a violation, `violated` (a string for one
+// invariant, an array for more); then `trace_length` and `states` when set.
+// FormatScenario writes these, and so does RewriteExpectTable
+// (scenarios/expect_table_rewrite.h).
+std::vector<TomlKey> ExpectTableKeys(const Expectation& expect);
 
 }  // namespace oc
 

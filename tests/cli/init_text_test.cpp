@@ -44,7 +44,8 @@ TEST_CASE("init renames the preset after the file and keeps the rest") {
   CHECK(written.value().description == preset.value().description);
   CHECK(written.value().config == preset.value().config);
   CHECK(written.value().invariants == preset.value().invariants);
-  CHECK(written.value().expect.states == preset.value().expect.states);
+  REQUIRE(written.value().expect.has_value());
+  CHECK(written.value().expect->states == preset.value().expect->states);
   // The group's own `name` is not the scenario's.
   CHECK(written.value().config.groups.at(0).name == "billing");
 }

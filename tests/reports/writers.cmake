@@ -6,6 +6,7 @@ add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/json_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/index_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/relay_style_reports_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/no_expectation_reports_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sarif_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_report_test.cpp)

@@ -266,7 +266,7 @@ TEST_CASE(
       declared.expressions.push_back(std::move(x).value());
       ++restated;
     }
-    for (std::string& v : declared.expect.violated) {
+    for (std::string& v : declared.expect->violated) {
       if (renamed.count(v)) v = renamed[v];
     }
     CheckOptions options;

@@ -50,10 +50,12 @@ void CheckSame(const Scenario& a, const Scenario& b) {
   for (std::size_t i = 0; i < a.order.size(); ++i) {
     CHECK(a.order[i].action == b.order[i].action);
   }
-  CHECK(a.expect.verdict == b.expect.verdict);
-  CHECK(a.expect.violated == b.expect.violated);
-  CHECK(a.expect.trace_length == b.expect.trace_length);
-  CHECK(a.expect.states == b.expect.states);
+  REQUIRE(a.expect.has_value() == b.expect.has_value());
+  if (!a.expect) return;
+  CHECK(a.expect->verdict == b.expect->verdict);
+  CHECK(a.expect->violated == b.expect->violated);
+  CHECK(a.expect->trace_length == b.expect->trace_length);
+  CHECK(a.expect->states == b.expect->states);
 }
 
 // Parse, print, parse: the second parse equals the first, and printing it
@@ -168,12 +170,13 @@ TEST_CASE("a minimal scenario gets every default") {
   CHECK_FALSE(s.limits.max_depth.has_value());
   CHECK_FALSE(s.limits.max_states.has_value());
   CHECK(s.order.empty());
-  CHECK(s.expect.verdict == Verdict::kHolds);
-  CHECK(s.expect.violated.empty());
-  CHECK_FALSE(s.expect.trace_length.has_value());
-  CHECK_FALSE(s.expect.states.has_value());
-  CHECK(s.expect.position.line == 5);
-  CHECK(s.expect.position.column == 1);
+  REQUIRE(s.expect.has_value());
+  CHECK(s.expect->verdict == Verdict::kHolds);
+  CHECK(s.expect->violated.empty());
+  CHECK_FALSE(s.expect->trace_length.has_value());
+  CHECK_FALSE(s.expect->states.has_value());
+  CHECK(s.expect->position.line == 5);
+  CHECK(s.expect->position.column == 1);
 }
 
 TEST_CASE("relay and event counts expand to default names") {
@@ -230,10 +233,11 @@ TEST_CASE("a full scenario sets every key") {
   CHECK(s.invariants ==
         std::vector<std::string>{"effect_at_most_once", "eventually_offered"});
   CHECK(s.stop_at_first_violation);
-  CHECK(s.expect.verdict == Verdict::kViolated);
-  CHECK(s.expect.violated == std::vector<std::string>{"effect_at_most_once"});
-  CHECK(s.expect.trace_length == 7);
-  CHECK(s.expect.states == 120u);
+  REQUIRE(s.expect.has_value());
+  CHECK(s.expect->verdict == Verdict::kViolated);
+  CHECK(s.expect->violated == std::vector<std::string>{"effect_at_most_once"});
+  CHECK(s.expect->trace_length == 7);
+  CHECK(s.expect->states == 120u);
 }
 
 TEST_CASE("a pinned order keeps each step's action, text and position") {
@@ -250,7 +254,8 @@ TEST_CASE("a pinned order keeps each step's action, text and position") {
                                     .instance = 0});
   CHECK(s.order[5].position.line == 14);
   CHECK(s.order[5].position.column == 10);
-  CHECK(s.expect.violated == std::vector<std::string>{"effect_at_most_once"});
+  REQUIRE(s.expect.has_value());
+  CHECK(s.expect->violated == std::vector<std::string>{"effect_at_most_once"});
 }
 
 TEST_CASE("expect.violated takes several invariants as an array") {
@@ -264,8 +269,9 @@ invariants = ["notify_at_most_once", "notify_at_least_once"]
 verdict = "violated"
 violated = ["notify_at_least_once", "notify_at_most_once"]
 )toml");
-  CHECK(s.expect.violated == std::vector<std::string>{"notify_at_least_once",
-                                                      "notify_at_most_once"});
+  REQUIRE(s.expect.has_value());
+  CHECK(s.expect->violated == std::vector<std::string>{"notify_at_least_once",
+                                                       "notify_at_most_once"});
 }
 
 TEST_CASE("LoadScenario reads a file and names the scenario by its stem") {
@@ -770,10 +776,40 @@ constexpr std::string_view kChecked =
     "[check]\ninvariants = [\"effect_at_most_once\", "
     "\"eventually_offered\"]\n";
 
-TEST_CASE("expect.verdict is required and is holds or violated") {
-  CHECK(ErrorOf(std::string(kChecked)) ==
-        "scenarios/x.toml: expect.verdict: missing; expected 'holds' or "
-        "'violated'");
+TEST_CASE("a file without [expect] loads with no expectation") {
+  const Result<Scenario> s = ParseScenario(kChecked, "scenarios/x.toml");
+  REQUIRE(s.ok());
+  CHECK_FALSE(s.value().expect.has_value());
+}
+
+TEST_CASE("a scenario without an expectation prints without [expect]") {
+  const Result<Scenario> s = ParseScenario(kChecked, "scenarios/x.toml");
+  REQUIRE(s.ok());
+  const std::string text = FormatScenario(s.value());
+  CHECK(text.find("[expect]") == std::string::npos);
+  const Result<Scenario> again = ParseScenario(text, "scenarios/y.toml");
+  REQUIRE(again.ok());
+  CheckSame(s.value(), again.value());
+}
+
+TEST_CASE("an ignored [expect] table is left unread, whatever it says") {
+  const std::string text =
+      std::string(kChecked) + "[expect]\nverdict = \"hold\"\nsteps = 3\n";
+  CHECK(ErrorOf(text) ==
+        "scenarios/x.toml:9:1: expect.steps: unknown key; allowed keys are "
+        "verdict, violated, trace_length, states");
+  const Result<Scenario> s =
+      ParseScenario(text, "scenarios/x.toml", ExpectTable::kIgnore);
+  REQUIRE(s.ok());
+  CHECK_FALSE(s.value().expect.has_value());
+  const Result<Scenario> read =
+      ParseScenario(std::string(kChecked) + "[expect]\nverdict = \"holds\"\n",
+                    "scenarios/x.toml", ExpectTable::kIgnore);
+  REQUIRE(read.ok());
+  CHECK_FALSE(read.value().expect.has_value());
+}
+
+TEST_CASE("an [expect] table needs its verdict, holds or violated") {
   CHECK(ErrorOf(std::string(kChecked) + "[expect]\n") ==
         "scenarios/x.toml:7:1: expect.verdict: missing; expected 'holds' or "
         "'violated'");

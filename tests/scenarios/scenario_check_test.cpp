@@ -148,6 +148,82 @@ TEST_CASE("exit codes: unexpected wins over inconclusive") {
   CHECK(ExitCodeFor({Outcome::kInconclusive, Outcome::kUnexpected}) == 1);
 }
 
+TEST_CASE("exit codes without an expectation follow what was found") {
+  CHECK(ExitCodeOf(Outcome::kNoExpectationHolds) == 0);
+  CHECK(ExitCodeOf(Outcome::kNoExpectationViolated) == 1);
+  CHECK(ExitCodeFor({Outcome::kNoExpectationHolds, Outcome::kAsExpected}) == 0);
+  CHECK(ExitCodeFor(
+            {Outcome::kInconclusive, Outcome::kNoExpectationViolated}) == 1);
+  CHECK(ExitCodeFor({Outcome::kInconclusive, Outcome::kNoExpectationHolds}) ==
+        3);
+}
+
+// ---------------------------------------------------------------------------
+// Without [expect]: the outcome is what the check found.
+
+TEST_CASE("without an expectation, invariants that all hold exit 0") {
+  const ScenarioResult r = Check(R"x([check]
+invariants = ["stale_completion_rejected"]
+)x");
+  CHECK(r.outcome == Outcome::kNoExpectationHolds);
+  CHECK(r.mismatches.empty());
+  CHECK(ExitCodeOf(r.outcome) == 0);
+}
+
+TEST_CASE("without an expectation, a violated invariant exits 1") {
+  const ScenarioResult r = Check(R"x([check]
+invariants = ["effect_at_most_once", "stale_completion_rejected"]
+)x");
+  CHECK(r.outcome == Outcome::kNoExpectationViolated);
+  CHECK(r.mismatches.empty());
+  CHECK(r.ViolatedInvariants() ==
+        std::vector<std::string>{"effect_at_most_once"});
+}
+
+TEST_CASE("without an expectation, a violation before a limit still exits 1") {
+  const ScenarioResult r = Check(R"x([bounds]
+max_depth = 9
+[check]
+invariants = ["effect_at_most_once"]
+)x");
+  CHECK_FALSE(r.exploration.complete());
+  CHECK(r.outcome == Outcome::kNoExpectationViolated);
+}
+
+TEST_CASE(
+    "without an expectation, a limit before any violation proves "
+    "nothing") {
+  const ScenarioResult r = Check(R"x([bounds]
+max_states = 10
+[check]
+invariants = ["stale_completion_rejected"]
+)x");
+  CHECK(r.outcome == Outcome::kInconclusive);
+  CHECK(r.mismatches ==
+        std::vector<std::string>{
+            "the search stopped at a limit, so no invariant is proved to "
+            "hold"});
+}
+
+TEST_CASE("without an expectation, must_fire still fails the scenario") {
+  const ScenarioResult r = Check(R"x([check]
+invariants = ["stale_completion_rejected"]
+must_fire = ["crash_relay"]
+)x");
+  CHECK(r.outcome == Outcome::kUnexpected);
+  CHECK(r.mismatches.size() == 1);
+}
+
+TEST_CASE("without an expectation, a pinned order is judged by what broke") {
+  const ScenarioResult r = Check(R"x([check]
+invariants = ["effect_at_most_once"]
+order = ["claim(A, e1)", "send(A)", "expire(e1)", "claim(B, e1)", "send(B)",
+         "consume(billing, 1, e1)", "acknowledge(billing, 1)",
+         "consume(billing, 1, e1)"]
+)x");
+  CHECK(r.outcome == Outcome::kNoExpectationViolated);
+}
+
 }  // namespace
 }  // namespace oc
 
