@@ -164,6 +164,28 @@ int Bless(const std::vector<ScenarioResult>& results,
   return 0;
 }
 
+// Writes `files` into `folder` as one set (see WriteFileSet), then says
+// "<verb> PATH" for each unless --quiet. 0 when written; otherwise the exit
+// code, the error said on `err`.
+int WriteSet(std::string_view flag, const std::string& folder,
+             const std::vector<OutputFile>& files, std::string_view verb,
+             const CheckFlags& flags, const InterruptFlag& interrupt,
+             std::FILE* out, std::FILE* err) {
+  if (Status s =
+          WriteFileSet(std::string(flag), folder, files, interrupt.flag());
+      !s.ok()) {
+    if (interrupt.raised()) return Interrupted(interrupt, out);
+    fmt::print(err, "outbox-check: {}\n", s.message());
+    return kExitUsage;
+  }
+  for (const OutputFile& f : files) {
+    if (flags.quiet) break;
+    fmt::print(out, "{} {}\n", verb,
+               (std::filesystem::path(folder) / f.name).string());
+  }
+  return 0;
+}
+
 // What every report of this run says about it: seconds and the command
 // line, unless --no-time asks for byte-identical output.
 reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
@@ -300,17 +322,9 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   if (flags.save_traces) {
     std::vector<OutputFile> files;
     if (!TraceFiles(results, files, err)) return kExitUsage;
-    if (Status s = WriteFileSet("--save-traces", *flags.save_traces, files,
-                                interrupt.flag());
-        !s.ok()) {
-      if (interrupt.raised()) return Interrupted(interrupt, out);
-      fmt::print(err, "outbox-check: {}\n", s.message());
-      return kExitUsage;
-    }
-    for (const OutputFile& f : files) {
-      if (flags.quiet) break;
-      fmt::print(out, "saved {}\n",
-                 (std::filesystem::path(*flags.save_traces) / f.name).string());
+    if (const int code = WriteSet("--save-traces", *flags.save_traces, files,
+                                  "saved", flags, interrupt, out, err)) {
+      return code;
     }
   }
   if (flags.itf) {
@@ -320,16 +334,10 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
       files.push_back(
           {file.name, exports::ItfTrace(results[file.result], file.violation)});
     }
-    if (Status s = WriteFileSet("--itf", *flags.itf, files, interrupt.flag());
-        !s.ok()) {
-      if (interrupt.raised()) return Interrupted(interrupt, out);
-      fmt::print(err, "outbox-check: {}\n", s.message());
-      return kExitUsage;
-    }
-    for (const OutputFile& f : files) {
-      if (flags.quiet) break;
-      fmt::print(out, "ITF trace written to {}\n",
-                 (std::filesystem::path(*flags.itf) / f.name).string());
+    if (const int code =
+            WriteSet("--itf", *flags.itf, files, "ITF trace written to", flags,
+                     interrupt, out, err)) {
+      return code;
     }
   }
   if (flags.graph) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -84,6 +85,20 @@ enum class PropertyKind {
   kTransition,  // holds_on(before, after) on every transition
   kAtRest,      // holds(s) in every terminal state
 };
+
+// The kind's key in machine-readable output: "safety", "transition",
+// "at_rest".
+inline std::string_view PropertyKindKey(PropertyKind kind) {
+  switch (kind) {
+    case PropertyKind::kSafety:
+      return "safety";
+    case PropertyKind::kTransition:
+      return "transition";
+    case PropertyKind::kAtRest:
+      return "at_rest";
+  }
+  return "?";
+}
 
 // A named predicate the search checks. `holds` is set for kSafety and
 // kAtRest, `holds_on` for kTransition. Both must be pure and thread-safe.

@@ -18,18 +18,6 @@ namespace {
 constexpr std::string_view kFormatDescription =
     "https://apalache-mc.org/docs/adr/015adr-trace.html";
 
-std::string_view KindName(explorer::PropertyKind kind) {
-  switch (kind) {
-    case explorer::PropertyKind::kSafety:
-      return "safety";
-    case explorer::PropertyKind::kTransition:
-      return "transition";
-    case explorer::PropertyKind::kAtRest:
-      return "at_rest";
-  }
-  return "?";
-}
-
 // Whether `text` is an integer written the one way we would write it, so
 // that reading the ITF value back gives the cell's text.
 bool IsCanonicalInteger(const std::string& text) {
@@ -74,7 +62,7 @@ std::string ItfTrace(const ScenarioResult& result, std::size_t violation) {
           v.property, result.scenario.name, Plural(trace.length(), "step")));
   w.Key("scenario").String(result.scenario.name);
   w.Key("invariant").String(v.property);
-  w.Key("kind").String(KindName(v.kind));
+  w.Key("kind").String(explorer::PropertyKindKey(v.kind));
   w.Key("search").String(pinned ? "pinned" : "exhaustive");
   w.Key("length").Number(static_cast<std::uint64_t>(trace.length()));
   w.EndObject();

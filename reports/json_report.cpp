@@ -19,18 +19,6 @@
 namespace oc::reports {
 namespace {
 
-std::string_view KindName(explorer::PropertyKind kind) {
-  switch (kind) {
-    case explorer::PropertyKind::kSafety:
-      return "safety";
-    case explorer::PropertyKind::kTransition:
-      return "transition";
-    case explorer::PropertyKind::kAtRest:
-      return "at_rest";
-  }
-  return "?";
-}
-
 std::string_view StopName(explorer::Stop stop) {
   switch (stop) {
     case explorer::Stop::kComplete:
@@ -303,7 +291,7 @@ void WriteViolations(JsonWriter& w, const ScenarioResult& result) {
     const PointOfNoReturn& p = result.points_of_no_return[i];
     w.BeginObject();
     w.Key("invariant").String(v.property);
-    w.Key("kind").String(KindName(v.kind));
+    w.Key("kind").String(explorer::PropertyKindKey(v.kind));
     w.Key("length").Number(static_cast<std::uint64_t>(v.trace.length()));
     w.Key("point_of_no_return").BeginObject();
     w.Key("step").OptionalNumber(p.step);
@@ -333,7 +321,7 @@ void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
   for (const Violation& v : result.exploration.violations) {
     w.BeginObject();
     w.Key("invariant").String(v.property);
-    w.Key("kind").String(KindName(v.kind));
+    w.Key("kind").String(explorer::PropertyKindKey(v.kind));
     w.Key("step").Number(static_cast<std::uint64_t>(v.trace.length()));
     w.EndObject();
   }
