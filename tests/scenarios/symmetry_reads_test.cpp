@@ -115,8 +115,8 @@ TEST_CASE(
   // Violated only when one named event is consumed before the other: a
   // search that swapped p1 and p2 would find the mirror image, or a longer
   // trace, or nothing.
-  for (const auto& [first, second] :
-       {std::pair{"p1", "p2"}, std::pair{"p2", "p1"}}) {
+  for (const auto& names : {std::pair{"p1", "p2"}, std::pair{"p2", "p1"}}) {
+    const std::string first = names.first, second = names.second;
     CAPTURE(first);
     const std::string names_one = fmt::format(
         "[check]\ninvariants = [\"order\"]\n"
