@@ -208,15 +208,17 @@ void CheckNamesInRules(const ptree& root, std::string_view path) {
   const std::vector<std::string> properties = PropertiesAt(root, path);
   auto check = [&](const ptree& schema) {
     if (const ptree* required = Member(schema, "required")) {
-      for (const auto& [unused, name] : *required) {
-        CHECK_MESSAGE(std::find(properties.begin(), properties.end(),
-                                name.data()) != properties.end(),
-                      "'", path, "' requires '", name.data(),
+      for (const auto& entry : *required) {
+        const std::string name = entry.second.data();
+        CHECK_MESSAGE(std::find(properties.begin(), properties.end(), name) !=
+                          properties.end(),
+                      "'", path, "' requires '", name,
                       "', which is not one of its properties");
       }
     }
     if (const ptree* named = Member(schema, "properties")) {
-      for (const auto& [name, unused] : *named) {
+      for (const auto& entry : *named) {
+        const std::string name = entry.first;
         CHECK_MESSAGE(std::find(properties.begin(), properties.end(), name) !=
                           properties.end(),
                       "a condition of '", path, "' names '", name,
@@ -242,7 +244,9 @@ void CheckKeyTables(const ptree& schema, const std::vector<KeyTable>& tables) {
     CHECK(ClosedAt(schema, table.path) == !table.open);
     CheckNamesInRules(schema, table.path);
   }
-  for (const auto& [path, names] : described) {
+  for (const auto& entry : described) {
+    const auto& path = entry.first;
+    const auto& names = entry.second;
     const bool known =
         std::any_of(tables.begin(), tables.end(),
                     [&](const KeyTable& t) { return t.path == path; });
