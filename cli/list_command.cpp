@@ -90,23 +90,12 @@ Result<std::vector<Item>> Strategies() {
   return items;
 }
 
-std::string_view KindWord(InvariantKind kind) {
-  switch (kind) {
-    case InvariantKind::kSafety:
-      return "safety";
-    case InvariantKind::kTransition:
-      return "transition";
-    case InvariantKind::kAtRest:
-      return "at rest";
-  }
-  return "?";
-}
-
 Result<std::vector<Item>> Invariants() {
   std::vector<Item> items;
   for (const Invariant& inv : AllInvariants()) {
-    items.push_back({std::string(inv.name),
-                     fmt::format("{}: {}", KindWord(inv.kind), inv.reads)});
+    items.push_back(
+        {std::string(inv.name),
+         fmt::format("{}: {}", InvariantKindWord(inv.kind), inv.reads)});
   }
   return items;
 }

@@ -242,4 +242,16 @@ Status CheckApplicable(const Invariant& invariant, const Config& config) {
                   invariant.name, FamilyName(*invariant.needs)));
 }
 
+std::string_view InvariantKindWord(InvariantKind kind) {
+  switch (kind) {
+    case InvariantKind::kSafety:
+      return "safety";
+    case InvariantKind::kTransition:
+      return "transition";
+    case InvariantKind::kAtRest:
+      return "at rest";
+  }
+  return "?";
+}
+
 }  // namespace oc

@@ -41,6 +41,9 @@ struct Invariant {
                    const State& after) = nullptr;
 };
 
+// "safety", "transition", "at rest": the kind in a sentence or a listing.
+std::string_view InvariantKindWord(InvariantKind kind);
+
 // Every invariant, in the order of docs/SEMANTICS.md section 6.
 std::span<const Invariant> AllInvariants();
 

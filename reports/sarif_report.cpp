@@ -25,18 +25,6 @@ struct Rule {
   std::string_view level;  // its default level
 };
 
-std::string_view KindWords(InvariantKind kind) {
-  switch (kind) {
-    case InvariantKind::kSafety:
-      return "safety";
-    case InvariantKind::kTransition:
-      return "transition";
-    case InvariantKind::kAtRest:
-      return "at rest";
-  }
-  return "?";
-}
-
 // What an invariant checks, for its rule: the built-in's description, or
 // the declared expression when every scenario that declares the name
 // declares it alike.
@@ -44,7 +32,7 @@ std::string InvariantDescription(const std::string& name,
                                  const std::vector<ScenarioResult>& results) {
   if (const Invariant* builtin = FindInvariant(name)) {
     return fmt::format("Built-in {} invariant over {}.",
-                       KindWords(builtin->kind), builtin->reads);
+                       InvariantKindWord(builtin->kind), builtin->reads);
   }
   std::optional<InvariantExpression> first;
   bool alike = true;
@@ -64,7 +52,7 @@ std::string InvariantDescription(const std::string& name,
            "not all alike; each result names its scenario.";
   }
   return fmt::format("A {} invariant declared in [[invariants]]: holds = {}",
-                     KindWords(first->kind), first->text);
+                     InvariantKindWord(first->kind), first->text);
 }
 
 // The rules of the run, and each one's index by id.
