@@ -107,6 +107,12 @@ struct Options {
   // symmetry (default: yes). Verdicts, counts and trace lengths are the
   // same either way; traces stay concrete.
   bool symmetry = true;
+  // Expand only the successors of the model's partial-order reduction
+  // (PartiallyOrdered), when it offers one that applies (default: no). The
+  // verdicts stay those of the whole state space, but the counts are of
+  // the reduced search and traces need not be shortest (see
+  // Exploration::partial_order); no graph is kept.
+  bool partial_order = false;
   // When set, polled before each batch of states: once it reads true the
   // search stops, incomplete (Stop::kInterrupted). The flag must outlive
   // the search; it may be set from any thread or a signal handler
@@ -127,7 +133,10 @@ struct Hit {
   std::uint32_t successor;  // index in its successor list
   int phase;                // 0: transition or at rest, 1: safety
   std::size_t property;
-  std::uint32_t state;  // the new state (safety), else unused
+  // The new state (safety); for a transition, the candidate in chunk
+  // `chunk` that broke it.
+  std::uint32_t state;
+  std::uint32_t chunk = 0;
   auto Order() const { return std::tuple(parent, successor, phase, property); }
 };
 
@@ -211,6 +220,17 @@ struct SymmetryScratchOf<M> {
   using type = typename M::SymmetryScratch;
 };
 
+// The same for partial-order reduction.
+template <class M>
+struct PartialOrderScratchOf {
+  struct type {};
+};
+template <class M>
+requires PartiallyOrdered<M>
+struct PartialOrderScratchOf<M> {
+  using type = typename M::PartialOrderScratch;
+};
+
 }  // namespace detail
 
 template <Model M>
@@ -229,6 +249,11 @@ Exploration<M> Explore(const M& model,
     reduce = options.symmetry && model.HasSymmetry();
     if (reduce) result.reduction = model.SymmetryDescription();
   }
+  bool por = false;
+  if constexpr (PartiallyOrdered<M>) {
+    por = options.partial_order && model.HasPartialOrder();
+    if (por) result.partial_order = model.PartialOrderDescription();
+  }
   const int threads =
       options.threads > 0
           ? options.threads
@@ -244,6 +269,11 @@ Exploration<M> Explore(const M& model,
   struct WorkerBuffers {
     std::vector<std::pair<Action, State>> successors;
     typename detail::SymmetryScratchOf<M>::type symmetry;
+    typename detail::PartialOrderScratchOf<M>::type partial_order;
+    // Under partial-order reduction, the successors' keys and hashes, made
+    // once for the cycle condition and copied into the chunk.
+    std::vector<std::uint8_t> keys;
+    std::vector<std::uint64_t> hashes;
   };
   std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
   auto key_of = [&](const State& s, std::uint8_t* out, int worker = 0) {
@@ -312,6 +342,8 @@ Exploration<M> Explore(const M& model,
     return trace;
   };
 
+  // The batch's chunks (explained below).
+  std::vector<Chunk> chunks;
   std::vector<std::optional<Violation<M>>> found(properties.size());
   std::vector<std::uint64_t> found_order(properties.size());
   std::uint64_t discoveries = 0;
@@ -340,15 +372,13 @@ Exploration<M> Explore(const M& model,
       }
       // The stored parent's successor broke it; find the concrete step.
       Trace<M> trace = trace_to(hit.parent);
+      const std::uint8_t* target =
+          chunks[hit.chunk].keys.data() + std::size_t{hit.state} * width;
       std::vector<std::pair<Action, State>> next;
-      model.Successors(model.Decode(store.at(hit.parent)), next);
-      std::vector<std::uint8_t> target(width);
-      key_of(next[hit.successor].second, target.data());
-      next.clear();
       model.Successors(trace.states.back(), next);
       for (auto& [action, state] : next) {
         key_of(state, probe.data());
-        if (std::memcmp(probe.data(), target.data(), width) == 0 &&
+        if (std::memcmp(probe.data(), target, width) == 0 &&
             !p.holds_on(trace.states.back(), state)) {
           trace.actions.push_back(action);
           trace.states.push_back(state);
@@ -380,7 +410,6 @@ Exploration<M> Explore(const M& model,
     record_hits(hits);
   }
 
-  std::vector<Chunk> chunks;
   std::vector<bool> known(properties.size());  // found before this batch
   const std::uint64_t max_bytes =
       options.max_bytes.value_or(std::numeric_limits<std::uint64_t>::max());
@@ -481,7 +510,37 @@ Exploration<M> Explore(const M& model,
           const auto id = static_cast<std::uint32_t>(i);
           const State current = model.Decode(store.at(id));
           successors.clear();
-          model.Successors(current, successors);
+          WorkerBuffers& own = buffers[static_cast<std::size_t>(worker)];
+          bool keyed = false;  // own.keys and own.hashes are successors'
+          if constexpr (PartiallyOrdered<M>) {
+            if (por && !at_depth_limit &&
+                model.ReducedSuccessors(current, successors,
+                                        own.partial_order)) {
+              // The cycle condition: a successor stored at this depth or
+              // before may close a cycle, on which some action could be
+              // put off forever; then expand fully.
+              own.keys.resize(successors.size() * width);
+              own.hashes.resize(successors.size());
+              keyed = true;
+              for (std::size_t j = 0; j < successors.size(); ++j) {
+                std::uint8_t* key = own.keys.data() + j * width;
+                key_of(successors[j].second, key, worker);
+                own.hashes[j] = HashBytes(key, width);
+                const auto known_id = store.Find(key, own.hashes[j]);
+                if (known_id && *known_id < level_end) {
+                  keyed = false;
+                  break;
+                }
+              }
+              if (!keyed) {
+                successors.clear();
+                model.Successors(current, successors);
+              }
+            } else {
+              if (por && at_depth_limit) model.Successors(current, successors);
+            }
+          }
+          if (!por) model.Successors(current, successors);
           account();
           // The state stands for its orbit: its states, and their
           // transitions (counted here, where every stored state passes
@@ -520,17 +579,25 @@ Exploration<M> Explore(const M& model,
               chunk.action_counts[model.ActionClass(current, action, next)] +=
                   weight;
             }
+            const std::size_t k = chunk.hashes.size();
             for (std::size_t p = 0; p < properties.size(); ++p) {
               if (properties[p].kind == PropertyKind::kTransition &&
                   !known[p] && !properties[p].holds_on(current, next)) {
-                chunk.hits.push_back(Hit{id, j, 0, p, 0});
+                chunk.hits.push_back(Hit{id, j, 0, p,
+                                         static_cast<std::uint32_t>(k),
+                                         static_cast<std::uint32_t>(c)});
               }
             }
-            const std::size_t k = chunk.hashes.size();
             chunk.keys.resize((k + 1) * width);
             std::uint8_t* key = chunk.keys.data() + k * width;
-            key_of(next, key, worker);
-            const std::uint64_t hash = HashBytes(key, width);
+            std::uint64_t hash;
+            if (keyed) {
+              std::memcpy(key, own.keys.data() + j * width, width);
+              hash = own.hashes[j];
+            } else {
+              key_of(next, key, worker);
+              hash = HashBytes(key, width);
+            }
             chunk.hashes.push_back(hash);
             chunk.parents.push_back(id);
             chunk.successor_index.push_back(j);
@@ -703,7 +770,7 @@ Exploration<M> Explore(const M& model,
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
   std::vector<Chunk>().swap(chunks);
-  if (options.graph_limit > 0) {
+  if (options.graph_limit > 0 && !por) {
     result.graph_over_limit = result.stats.states > options.graph_limit;
     // A graph of an incomplete search would show states whose successors
     // are unknown as dead ends; only a complete one is worth keeping.

@@ -82,6 +82,13 @@ struct Exploration {
   // The symmetry the search reduced by (the model's description), or
   // "none"; and how many threads it ran on (results do not depend on it).
   std::string reduction = "none";
+  // The partial-order reduction the search used (the model's description),
+  // or nothing. With one, the counts are of the states the reduced search
+  // stored and the transitions it took (weighted by orbit under symmetry),
+  // not of the whole state space, except terminal_states and
+  // bounded_dead_ends, which a stubborn set keeps every one of; and a
+  // violation's trace is a path, not necessarily a shortest one.
+  std::optional<std::string> partial_order;
   int threads = 1;
   // At most one per property, ordered by trace length, ties by discovery
   // order (deterministic).

@@ -80,6 +80,32 @@ concept Symmetric = Model<M> &&
   { m.OrbitSize(s, scratch) } -> std::convertible_to<std::uint64_t>;
 };
 
+// Optionally, a model may offer partial-order reduction: in each state, a
+// subset of the enabled actions whose expansion alone keeps every terminal
+// state and every violation of the checked properties reachable, given
+// the search's cycle condition (a stubborn or ample set). Then
+//  - HasPartialOrder(): it applies to this model (with its properties);
+//  - PartialOrderDescription(): what it is, or why it does not apply;
+//  - PartialOrderScratch: per-thread buffers, as for symmetry;
+//  - ReducedSuccessors(s, out, scratch): appends the successors by such a
+//    subset, in the order Successors gives them, and returns true; or
+//    appends every successor and returns false.
+// The search expands a state fully when a reduced successor is already
+// stored at the state's depth or before (the cycle condition for
+// breadth-first search), so the set need not care about cycles. Safety
+// and transition properties must be invisible to the actions left out
+// (the model knows what they read); at-rest properties need nothing.
+template <class M>
+concept PartiallyOrdered = Model<M> &&
+    std::default_initializable<typename M::PartialOrderScratch> &&
+    requires(const M& m, const typename M::State& s,
+             std::vector<std::pair<typename M::Action, typename M::State>>& out,
+             typename M::PartialOrderScratch& scratch) {
+  { m.HasPartialOrder() } -> std::convertible_to<bool>;
+  { m.PartialOrderDescription() } -> std::convertible_to<std::string>;
+  { m.ReducedSuccessors(s, out, scratch) } -> std::convertible_to<bool>;
+};
+
 enum class PropertyKind {
   kSafety,      // holds(s) in every reachable state
   kTransition,  // holds_on(before, after) on every transition

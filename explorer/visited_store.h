@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -110,6 +111,15 @@ class VisitedStore {
     std::uint32_t p;
     std::memcpy(&p, parents_.at(id), sizeof p);
     return p;
+  }
+
+  // The id of the stored `key` (whose hash is `hash`), if it is stored.
+  // Safe from several threads while nothing is inserted.
+  std::optional<std::uint32_t> Find(const std::uint8_t* key,
+                                    std::uint64_t hash) const {
+    return tables_[ShardOf(hash)].Find(hash, [&](std::uint32_t id) {
+      return std::memcmp(at(id), key, width_) == 0;
+    });
   }
 
   // Stores `key` with no parent unless it is there: its id, and whether it
