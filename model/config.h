@@ -257,6 +257,26 @@ struct EventReads {
   bool operator==(const EventReads&) const = default;
 };
 
+// What a set of checks reads of the state: the outbox rows, the broker's
+// counts of copies accepted, and per group the cells named by the kReads*
+// bits. Partial-order reduction (model/partial_order.h) treats the actions
+// that write these as visible.
+enum StateReadBits : std::uint8_t {
+  kReadsReady = 1,  // broker.ready[GROUP][e]
+  kReadsEffects = 2,
+  kReadsInbox = 4,
+  kReadsLedger = 8,
+  kReadsSent = 16,
+  kReadsKeys = 32,  // version and cache
+  kReadsUser = 64,  // declared tables
+};
+struct StateReads {
+  bool rows = false;
+  bool offered = false;
+  std::vector<std::uint8_t> groups;  // per group, StateReadBits
+  bool operator==(const StateReads&) const = default;
+};
+
 struct Config {
   std::vector<std::string> relays;  // R >= 1 names, "r1".."rR" by default
   std::vector<Event> events;        // E >= 1
@@ -286,6 +306,9 @@ struct Config {
   // they may read anything, and only events equal in every attribute are
   // swapped.
   std::optional<EventReads> checks_read;
+  // What the checked safety and transition properties read of the state.
+  // Set by whoever compiles the checks; unset, they may read anything.
+  std::optional<StateReads> checks_state;
   bool operator==(const Config&) const = default;
 };
 

@@ -163,6 +163,13 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
   seed_pipeline_ = IsSeedPipeline(config_);
   symmetry_ = Symmetry(config_);
   ListCandidates();
+  partial_order_ = PartialOrder(
+      config_,
+      PartialOrderLayout{
+          first_instance_, key_of_, static_cast<int>(keys_.size()), user_slots_,
+          user_cells_, candidates_, timing_.timed,
+          seed_pipeline_ && config_.relay_style == RelayStyle::kLeaseToken &&
+              !config_.commits_during_run});
 }
 
 void OutboxModel::ListCandidates() {
@@ -899,6 +906,31 @@ void OutboxModel::Successors(const State& s,
     out.emplace_back(Action{ActionKind::kTick, 0, 0, 0, 0}, s);
     Tick(out.back().second);
   }
+}
+
+bool OutboxModel::ReducedSuccessors(const State& s,
+                                    std::vector<std::pair<Action, State>>& out,
+                                    PartialOrderScratch& scratch) const {
+  const std::vector<PartialOrder::Transition>& transitions =
+      partial_order_.transitions();
+  scratch.enabled.assign(partial_order_.Words(), 0);
+  for (std::size_t t = 0; t < transitions.size(); ++t) {
+    if (partial_order_.HeldMatches(s, transitions[t]) &&
+        Check(s, transitions[t].action) == Guard::kEnabled) {
+      scratch.enabled[t >> 6] |= std::uint64_t{1} << (t & 63);
+    }
+  }
+  if (!partial_order_.applies() || !partial_order_.Choose(s, scratch)) {
+    Successors(s, out);
+    return false;
+  }
+  for (std::size_t t = 0; t < transitions.size(); ++t) {
+    if ((scratch.best[t >> 6] >> (t & 63)) & 1) {
+      out.emplace_back(transitions[t].action, s);
+      Effect(out.back().second, transitions[t].action);
+    }
+  }
+  return true;
 }
 
 bool OutboxModel::BlockedByBound(const State& s) const {

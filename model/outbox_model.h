@@ -31,6 +31,7 @@
 #include "common/status.h"
 #include "model/action.h"
 #include "model/config.h"
+#include "model/partial_order.h"
 #include "model/state.h"
 #include "model/state_codec.h"
 #include "model/symmetry.h"
@@ -86,6 +87,20 @@ class OutboxModel {
   std::uint64_t OrbitSize(const State& s, SymmetryScratch& scratch) const {
     return symmetry_.OrbitSize(s, codec_, scratch);
   }
+
+  // Partial-order reduction (model/partial_order.h): whether it applies to
+  // this configuration, what it is (or why it is off), and the successors
+  // of `s` by the enabled actions of one stubborn set, in successor order.
+  // ReducedSuccessors appends to `out` and returns true when that is fewer
+  // than Successors would give, else appends them all and returns false.
+  bool HasPartialOrder() const { return partial_order_.applies(); }
+  std::string PartialOrderDescription() const {
+    return partial_order_.Describe();
+  }
+  using PartialOrderScratch = PartialOrder::Scratch;
+  bool ReducedSuccessors(const State& s,
+                         std::vector<std::pair<Action, State>>& out,
+                         PartialOrderScratch& scratch) const;
 
   // Coverage classes: every action kind, with complete split by whether it
   // published the row ("complete_published", "complete_rejected": fenced
@@ -178,6 +193,7 @@ class OutboxModel {
   // fixed by the configuration.
   std::vector<Action> candidates_;
   void ListCandidates();
+  PartialOrder partial_order_;
 };
 
 }  // namespace oc
