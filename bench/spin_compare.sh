@@ -14,7 +14,15 @@
 #   1t_s        our unreduced search on one thread, its states per second,
 #               and spin_s / 1t_s (above 1: we are faster);
 #   2t_s        the same on two threads, and 1t_s / 2t_s (the speed-up);
-#   sym_s       with symmetry reduction on two threads, and spin_s / sym_s.
+#   sym_s       with symmetry reduction on two threads, and spin_s / sym_s;
+#   por         states stored with symmetry and partial-order reduction
+#               (two threads);
+#   spin_por    states pan stores with its own partial-order reduction
+#               (pan compiled without -DNOREDUCE);
+#   /noreduce   spin_states / por: how many times fewer states we store
+#               than pan without reduction (the target is at least 10);
+#   /spin_por   spin_por / por: the same against pan with its reduction
+#               (the target is at least 2).
 #
 # Environment:
 #   OUTBOX_CHECK    the checker (default: build/outbox-check beside this
@@ -57,10 +65,10 @@ div() {
 }
 
 row() {
-  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s | %7s %5s | %7s %6s\n' "$@"
+  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s | %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
 }
 row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin \
-  2t_s x_1t sym_s x_spin
+  2t_s x_1t sym_s x_spin por spin_por /noreduce /spin_por
 status=0
 for file in "$@"; do
   name=$(basename "$file" .toml)
@@ -79,10 +87,14 @@ for file in "$@"; do
   one_s=$(field 1 seconds)
   two_s=$(field 2 seconds)
   sym_s=$(field 4 seconds)
+  "$checker" bench "$file" --json --symmetry on --partial-order on \
+    --threads 2 >>"$dir/ours.json" 2>>"$dir/ours.log" || true
+  por_stored=$(field 5 stored_states)
 
   # SPIN: export, generate and compile pan (not timed), run it.
   spin_states=
   spin_s=
+  spin_por=
   if "$checker" export --promela "$file" -o "$dir/model.pml" 2>"$dir/export.log" &&
     (cd "$dir" && spin -o2 -a model.pml >spin.log 2>&1 &&
       cc -O2 -w -DNOREDUCE -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan pan.c \
@@ -91,6 +103,10 @@ for file in "$@"; do
     (cd "$dir" && ./pan $pan_flags >pan.log 2>&1) || true
     spin_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan.log")
     spin_s=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' "$dir/pan.log")
+    # The same model with SPIN's own partial-order reduction.
+    (cd "$dir" && cc -O2 -w -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan_por \
+      pan.c >cc_por.log 2>&1 && ./pan_por $pan_flags >pan_por.log 2>&1) || true
+    spin_por=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan_por.log")
     if grep -q 'max search depth too small\|out of memory' "$dir/pan.log"; then
       echo "$name: pan stopped early:" >&2
       grep 'max search depth too small\|out of memory' "$dir/pan.log" >&2
@@ -109,6 +125,9 @@ for file in "$@"; do
     "${one_s:--}" "$(div "${our_states:-0}" "${one_s:-0}" '%.0f')" \
     "$(div "${spin_s:-0}" "${one_s:-0}" '%.2f')" \
     "${two_s:--}" "$(div "${one_s:-0}" "${two_s:-0}" '%.2f')" \
-    "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')"
+    "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')" \
+    "${por_stored:--}" "${spin_por:--}" \
+    "$(div "${spin_states:-0}" "${por_stored:-0}" '%.1f')" \
+    "$(div "${spin_por:-0}" "${por_stored:-0}" '%.1f')"
 done
 exit "$status"

@@ -1,6 +1,7 @@
 #include "check/scenario_check.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -94,6 +95,158 @@ EventReads WhatChecksRead(const Config& config,
     }
   }
   return reads;
+}
+
+// What the checked safety and transition invariants read of the state,
+// for partial-order reduction: the declared expressions' cells, and for
+// the built-in invariants the cells their descriptions name. At-rest
+// invariants are read in terminal states only, which the reduction keeps
+// every one of, so they need no entry.
+StateReads WhatChecksReadOfState(
+    const Config& config, const std::vector<std::string>& names,
+    const std::vector<InvariantExpression>& expressions) {
+  StateReads reads;
+  reads.groups.assign(config.groups.size(), 0);
+  auto family = [&](StrategyFamily f, std::uint8_t bits) {
+    for (std::size_t g = 0; g < config.groups.size(); ++g) {
+      if (FamilyOf(config.groups[g]) == f) reads.groups[g] |= bits;
+    }
+  };
+  for (const std::string& name : names) {
+    const auto x = std::find_if(
+        expressions.begin(), expressions.end(),
+        [&](const InvariantExpression& x) { return x.name == name; });
+    if (x != expressions.end()) {
+      if (x->kind != InvariantKind::kAtRest) AddStateReads(*x, reads);
+      continue;
+    }
+    const Invariant* builtin = FindInvariant(name);
+    if (builtin == nullptr || builtin->kind == InvariantKind::kAtRest) {
+      continue;
+    }
+    if (name == "effect_at_most_once") {
+      family(StrategyFamily::kCredit, kReadsEffects);
+    } else if (name == "stale_completion_rejected") {
+      reads.rows = true;
+    } else if (name == "projection_monotonic") {
+      family(StrategyFamily::kProjection, kReadsKeys);
+    } else if (name == "notify_at_most_once") {
+      family(StrategyFamily::kNotification, kReadsSent);
+    } else if (name == "offered_at_most_once") {
+      reads.offered = true;
+    } else {
+      // A built-in this list does not know: it may read anything.
+      reads.rows = reads.offered = true;
+      for (std::uint8_t& g : reads.groups) g = 0xff;
+    }
+  }
+  return reads;
+}
+
+// Whether to try partial-order reduction (CheckOptions::partial_order).
+bool UsePartialOrder(const Scenario& scenario,
+                     CheckOptions::PartialOrderUse use) {
+  using Use = CheckOptions::PartialOrderUse;
+  if (use == Use::kOff || !scenario.must_fire.empty()) return false;
+  const std::optional<Expectation>& expect = scenario.expect;
+  if (use == Use::kOn) return true;
+  if (expect && expect->states) return false;
+  return !expect || expect->verdict == Verdict::kHolds;
+}
+
+// CheckOptions::partial_order_check.
+void ComparePartialOrder(const OutboxModel& model,
+                         const std::vector<Property>& properties,
+                         const CheckOptions& options, ScenarioResult& result) {
+  if (!model.HasPartialOrder()) {
+    result.partial_order_check = "not compared: partial-order reduction " +
+                                 model.PartialOrderDescription();
+    return;
+  }
+  explorer::Options search;
+  search.max_depth =
+      options.max_depth ? options.max_depth : result.scenario.limits.max_depth;
+  search.max_states = options.max_states ? options.max_states
+                                         : result.scenario.limits.max_states;
+  search.max_bytes = options.max_bytes;
+  search.threads = options.threads;
+  search.symmetry = options.symmetry;
+  search.cancel = options.cancel;
+  search.partial_order = true;
+  const Exploration reduced =
+      explorer::Explore<OutboxModel>(model, properties, search);
+  search.partial_order = false;
+  const Exploration full =
+      explorer::Explore<OutboxModel>(model, properties, search);
+  if (!reduced.complete() || !full.complete()) {
+    result.partial_order_check =
+        "not compared: a limit stopped one of the searches";
+    return;
+  }
+  std::vector<std::string> differences;
+  auto names = [](const Exploration& e) {
+    std::vector<std::string> n;
+    for (const Violation& v : e.violations) n.push_back(v.property);
+    std::sort(n.begin(), n.end());
+    return n;
+  };
+  if (names(reduced) != names(full)) {
+    differences.push_back(fmt::format(
+        "violated with partial-order reduction: [{}]; without: [{}]",
+        fmt::join(names(reduced), ", "), fmt::join(names(full), ", ")));
+  }
+  if (reduced.stats.terminal_states != full.stats.terminal_states ||
+      reduced.stats.bounded_dead_ends != full.stats.bounded_dead_ends) {
+    differences.push_back(fmt::format(
+        "terminal states and bounded dead ends with partial-order "
+        "reduction: {} and {}; without: {} and {}",
+        reduced.stats.terminal_states, reduced.stats.bounded_dead_ends,
+        full.stats.terminal_states, full.stats.bounded_dead_ends));
+  }
+  // Every reduced trace replays and breaks its invariant at its end.
+  for (const Violation& v : reduced.violations) {
+    const auto p =
+        std::find_if(properties.begin(), properties.end(),
+                     [&](const Property& p) { return p.name == v.property; });
+    const Trace& t = v.trace;
+    bool real = !t.states.empty() &&
+                t.states.front() == model.InitialStates().front() &&
+                t.states.size() == t.actions.size() + 1;
+    for (std::size_t i = 0; real && i < t.actions.size(); ++i) {
+      Result<State> next = model.Apply(t.states[i], t.actions[i]);
+      real = next.ok() && next.value() == t.states[i + 1];
+    }
+    if (real && p != properties.end()) {
+      switch (p->kind) {
+        case explorer::PropertyKind::kTransition:
+          real = t.states.size() >= 2 &&
+                 !p->holds_on(t.states[t.states.size() - 2], t.states.back());
+          break;
+        case explorer::PropertyKind::kSafety:
+        case explorer::PropertyKind::kAtRest:
+          real = !p->holds(t.states.back());
+          break;
+      }
+    }
+    if (!real) {
+      differences.push_back(
+          fmt::format("the reduced trace of {} does not replay to a violation",
+                      v.property));
+    }
+  }
+  if (differences.empty()) {
+    result.partial_order_check = fmt::format(
+        "same verdicts, terminal states and dead ends; {} stored with "
+        "partial-order reduction, {} without",
+        reduced.stats.stored_states, full.stats.stored_states);
+    return;
+  }
+  result.partial_order_check = "partial-order reduction differs: " +
+                               fmt::format("{}", fmt::join(differences, "; "));
+  for (std::string& d : differences) {
+    result.mismatches.push_back("partial-order check: " + std::move(d));
+    result.outcome = Outcome::kUnexpected;
+  }
 }
 
 std::string Location(const Scenario& scenario, const SourcePosition& at) {
@@ -272,7 +425,9 @@ void JudgeCounts(ScenarioResult& result, const Expectation& expect) {
                            shortest, *expect.trace_length));
     }
   }
-  if (expect.states && exploration.complete() &&
+  // Under partial-order reduction (CheckOptions::PartialOrderUse::kOn) the
+  // distinct states are not counted, so there is nothing to compare.
+  if (expect.states && exploration.complete() && !exploration.partial_order &&
       exploration.stats.states != *expect.states) {
     Mismatch(result, fmt::format("{} distinct states; expected {}",
                                  exploration.stats.states, *expect.states));
@@ -318,7 +473,15 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
     const int pool = Pool(scenario.config, budget);
     if (pool == 0) continue;
     const std::size_t c = OutboxModel::ClassesNamed(budget.spender).front();
-    if (exploration.action_counts[c] == 0) {
+    if (exploration.action_counts[c] != 0) continue;
+    if (exploration.partial_order) {
+      // The reduction may have left every such transition out.
+      warnings.push_back(fmt::format(
+          "faults.{} = {} was never used in the reduced search: no {} fired "
+          "there (partial-order reduction may have set it aside; "
+          "--partial-order off counts every transition)",
+          budget.key, pool, budget.spender));
+    } else {
       warnings.push_back(
           fmt::format("faults.{} = {} was never used: no {} fired", budget.key,
                       pool, budget.spender));
@@ -444,6 +607,8 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   result.scenario = scenario;
   result.scenario.config.checks_read = WhatChecksRead(
       scenario.config, scenario.invariants, scenario.expressions);
+  result.scenario.config.checks_state = WhatChecksReadOfState(
+      scenario.config, scenario.invariants, scenario.expressions);
   result.model = std::make_shared<const OutboxModel>(result.scenario.config);
   const OutboxModel& model = *result.model;
   const std::vector<Property> properties =
@@ -466,8 +631,19 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     search.threads = options.threads;
     search.symmetry = options.symmetry;
     search.cancel = options.cancel;
+    search.partial_order = UsePartialOrder(scenario, options.partial_order);
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);
+    if (result.exploration.partial_order &&
+        !result.exploration.violations.empty() &&
+        !(options.cancel && options.cancel->load())) {
+      // The reduced search proves violations but its traces need not be
+      // shortest, nor its counts those of the whole space: search again.
+      result.partial_order_rerun = result.exploration.partial_order;
+      search.partial_order = false;
+      result.exploration =
+          explorer::Explore<OutboxModel>(model, properties, search);
+    }
   }
   result.warnings = UnusedBudgets(scenario, result.exploration);
   result.assumptions = Assumptions(scenario.config);
@@ -476,6 +652,9 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   result.points_of_no_return =
       PointsOfNoReturn(model, properties, result, options.graph_limit);
   Judge(result);
+  if (options.partial_order_check && scenario.order.empty()) {
+    ComparePartialOrder(model, properties, options, result);
+  }
   // Classes the config cannot fire (time's, in an untimed scenario) are
   // left out of the coverage reports, once the checks that index them ran.
   Exploration& e = result.exploration;

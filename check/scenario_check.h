@@ -65,6 +65,22 @@ struct CheckOptions {
   // verdict, a count or a trace length.
   int threads = 0;
   bool symmetry = true;
+  // Partial-order reduction (model/partial_order.h). kAuto (the default):
+  // for a search that can prove "holds": one whose scenario expects it or
+  // expects nothing, pins no state count and no must_fire. kOn: also when
+  // it expects a violation or pins a state count (which is then not
+  // compared: the reduced search does not count distinct states). Either way, a
+  // reduced search that finds a violation is followed by the unreduced search,
+  // whose counts and shortest traces are reported (partial_order_rerun says
+  // so). kOff: never.
+  enum class PartialOrderUse { kAuto, kOn, kOff };
+  PartialOrderUse partial_order = PartialOrderUse::kAuto;
+  // Also search with and without partial-order reduction and compare: the
+  // same invariants violated, the same terminal states and bounded dead
+  // ends, and every reduced trace a real one that breaks its invariant.
+  // A difference is a mismatch (outcome kUnexpected); the comparison is in
+  // partial_order_check.
+  bool partial_order_check = false;
   // Forwarded to the explorer (see explorer::Options::cancel): once it
   // reads true the search stops, incomplete (default: none).
   const std::atomic<bool>* cancel = nullptr;
@@ -116,6 +132,14 @@ struct ScenarioResult {
   // acknowledged writes), one sentence each; also in `warnings`, and shown
   // in the one-line-per-scenario summary.
   std::vector<std::string> assumptions;
+
+  // The reduced search found a violation, and `exploration` is the
+  // unreduced search that followed: what the reduction was, for reports.
+  std::optional<std::string> partial_order_rerun;
+  // With CheckOptions::partial_order_check: what the comparison found, one
+  // sentence ("same verdicts and terminal states; 1,234 states stored
+  // reduced, 5,678 unreduced"), or why it did not run.
+  std::optional<std::string> partial_order_check;
 
   // The names of the violated invariants, shortest violation first.
   std::vector<std::string> ViolatedInvariants() const;

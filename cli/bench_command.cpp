@@ -82,66 +82,78 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
   }
   std::vector<bool> symmetries = flags.symmetry;
   if (symmetries.empty()) symmetries = {false, true};
+  std::vector<bool> orders = flags.partial_order;
+  if (orders.empty()) orders = {false};
   if (!flags.json) {
     fmt::print(out,
-               "{:<16} {:>8} {:>7} {:>11} {:>11} {:>12} {:>5} {:>8} "
+               "{:<16} {:>8} {:>5} {:>7} {:>11} {:>11} {:>12} {:>5} {:>8} "
                "{:>10} {:>8} {:>8}\n",
-               "scenario", "symmetry", "threads", "states", "stored",
+               "scenario", "symmetry", "por", "threads", "states", "stored",
                "transitions", "depth", "seconds", "stored/s", "B/stored",
                "peak MiB");
   }
   bool limited = false;
   for (const Scenario& scenario : scenarios) {
     for (bool symmetry : symmetries) {
-      for (int threads : thread_counts) {
-        CheckOptions options;
-        options.graph_limit = 0;  // measure the search, not the graph
-        options.max_states = flags.max_states;
-        options.max_bytes =
-            flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
-        options.threads = threads;
-        options.symmetry = symmetry;
-        ResetPeakResident();
-        Result<ScenarioResult> result = CheckScenario(scenario, options);
-        if (!result.ok()) {
-          fmt::print(err, "{}\n", result.status().message());
-          return kExitUsage;
+      for (bool order : orders) {
+        for (int threads : thread_counts) {
+          CheckOptions options;
+          options.graph_limit = 0;  // measure the search, not the graph
+          options.max_states = flags.max_states;
+          options.max_bytes =
+              flags.max_memory ? flags.max_memory : DefaultMemoryLimit();
+          options.threads = threads;
+          options.symmetry = symmetry;
+          options.partial_order = order ? CheckOptions::PartialOrderUse::kOn
+                                        : CheckOptions::PartialOrderUse::kOff;
+          ResetPeakResident();
+          Result<ScenarioResult> result = CheckScenario(scenario, options);
+          if (!result.ok()) {
+            fmt::print(err, "{}\n", result.status().message());
+            return kExitUsage;
+          }
+          const explorer::Exploration<OutboxModel>& e =
+              result.value().exploration;
+          const explorer::Stats& s = e.stats;
+          limited = limited || !e.complete();
+          const double rate =
+              s.seconds > 0 ? static_cast<double>(s.stored_states) / s.seconds
+                            : 0;
+          const double per_state =
+              s.stored_states > 0
+                  ? static_cast<double>(s.store_bytes) / s.stored_states
+                  : 0;
+          const std::uint64_t peak = PeakResidentBytes();
+          const char* setting = e.reduction == "none" ? "off" : "on";
+          const char* por = e.partial_order ? "on" : "off";
+          // Under partial-order reduction distinct states are not counted.
+          const std::string states =
+              e.partial_order ? "null" : fmt::format("{}", s.states);
+          if (flags.json) {
+            fmt::print(
+                out,
+                "{{\"scenario\": \"{}\", \"symmetry\": \"{}\", "
+                "\"reduction\": \"{}\", \"partial_order\": \"{}\", "
+                "\"threads\": {}, \"states\": {}, "
+                "\"stored_states\": {}, \"transitions\": {}, \"depth\": {}, "
+                "\"complete\": {}, \"seconds\": {:.3f}, "
+                "\"stored_states_per_second\": {:.0f}, "
+                "\"bytes_per_stored_state\": {:.1f}, "
+                "\"peak_resident_bytes\": {}}}\n",
+                scenario.name, symmetry ? "on" : "off", e.reduction, por,
+                e.threads, states, s.stored_states, s.transitions, s.depth,
+                e.complete(), s.seconds, rate, per_state, peak);
+          } else {
+            fmt::print(out,
+                       "{:<16} {:>8} {:>5} {:>7} {:>11} {:>11} {:>12} {:>5} "
+                       "{:>8.2f} {:>10.0f} {:>8.1f} {:>8}\n",
+                       scenario.name, symmetry ? setting : "off", por,
+                       e.threads, e.partial_order ? "-" : states,
+                       s.stored_states, s.transitions, s.depth, s.seconds, rate,
+                       per_state, peak >> 20);
+          }
+          std::fflush(out);
         }
-        const explorer::Exploration<OutboxModel>& e =
-            result.value().exploration;
-        const explorer::Stats& s = e.stats;
-        limited = limited || !e.complete();
-        const double rate =
-            s.seconds > 0 ? static_cast<double>(s.stored_states) / s.seconds
-                          : 0;
-        const double per_state =
-            s.stored_states > 0
-                ? static_cast<double>(s.store_bytes) / s.stored_states
-                : 0;
-        const std::uint64_t peak = PeakResidentBytes();
-        const char* setting = e.reduction == "none" ? "off" : "on";
-        if (flags.json) {
-          fmt::print(
-              out,
-              "{{\"scenario\": \"{}\", \"symmetry\": \"{}\", "
-              "\"reduction\": \"{}\", \"threads\": {}, \"states\": {}, "
-              "\"stored_states\": {}, \"transitions\": {}, \"depth\": {}, "
-              "\"complete\": {}, \"seconds\": {:.3f}, "
-              "\"stored_states_per_second\": {:.0f}, "
-              "\"bytes_per_stored_state\": {:.1f}, "
-              "\"peak_resident_bytes\": {}}}\n",
-              scenario.name, symmetry ? "on" : "off", e.reduction, e.threads,
-              s.states, s.stored_states, s.transitions, s.depth, e.complete(),
-              s.seconds, rate, per_state, peak);
-        } else {
-          fmt::print(out,
-                     "{:<16} {:>8} {:>7} {:>11} {:>11} {:>12} {:>5} {:>8.2f} "
-                     "{:>10.0f} {:>8.1f} {:>8}\n",
-                     scenario.name, symmetry ? setting : "off", e.threads,
-                     s.states, s.stored_states, s.transitions, s.depth,
-                     s.seconds, rate, per_state, peak >> 20);
-        }
-        std::fflush(out);
       }
     }
   }

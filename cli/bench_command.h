@@ -33,6 +33,9 @@ struct BenchFlags {
   // 1 and every hardware thread) and symmetry off/on (empty: both).
   std::vector<int> threads;
   std::vector<bool> symmetry;
+  // Partial-order reduction off/on (empty: off only). On, it is used
+  // wherever the model offers it, also for scenarios that pin a state count.
+  std::vector<bool> partial_order;
   // Set: every built-in strategy is replaced by its definition in this
   // folder of strategy files (scenarios/strategies), to measure the
   // handler-language interpreter against the native strategies.

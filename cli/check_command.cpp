@@ -262,6 +262,12 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     if (flags.stop_at_first) options.stop_at_first_violation = true;
     options.threads = flags.threads;
     options.symmetry = !flags.no_symmetry;
+    // --bless pins a state count and --graph draws the whole graph: both
+    // need the unreduced search.
+    options.partial_order = flags.bless || flags.graph
+                                ? CheckOptions::PartialOrderUse::kOff
+                                : flags.partial_order;
+    options.partial_order_check = flags.partial_order_check;
     options.graph_limit = std::max(options.graph_limit, flags.graph_limit);
     options.cancel = interrupt.flag();
     Result<ScenarioResult> result = [&] {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "check/scenario_check.h"
+
 namespace oc {
 
 inline constexpr int kExitUsage = 2;
@@ -38,6 +40,9 @@ struct CheckFlags {
   bool stop_at_first = false;
   int threads = 0;           // 0: every hardware thread
   bool no_symmetry = false;  // store every state, not one per orbit
+  CheckOptions::PartialOrderUse partial_order =
+      CheckOptions::PartialOrderUse::kAuto;
+  bool partial_order_check = false;  // compare with and without it
   TraceMode traces = TraceMode::kAuto;
   bool no_time = false;                    // leave wall-clock seconds out
   std::optional<std::string> report_dir;   // write reports there

@@ -154,6 +154,25 @@ int main(int argc, char** argv) {
   check->add_flag("--no-symmetry", flags.no_symmetry,
                   "Store every state instead of one per symmetry orbit "
                   "(same verdicts, counts and trace lengths; slower)");
+  using PartialOrderUse = oc::CheckOptions::PartialOrderUse;
+  oc::Choices(
+      check->add_option(
+          "--partial-order", flags.partial_order,
+          "Partial-order reduction (stubborn sets): auto (for searches "
+          "that can prove \"holds\": the scenario expects it or nothing, "
+          "and pins no state count or must_fire), on (also when a "
+          "violation is expected), off. Verdicts do not change; a reduced "
+          "search reports states stored, not distinct states, and one that "
+          "finds a violation is followed by the unreduced search for the "
+          "shortest traces"),
+      std::map<std::string, PartialOrderUse>{{"auto", PartialOrderUse::kAuto},
+                                             {"on", PartialOrderUse::kOn},
+                                             {"off", PartialOrderUse::kOff}},
+      {"auto", "on", "off"});
+  check->add_flag("--partial-order-check", flags.partial_order_check,
+                  "Also search each scenario with and without partial-order "
+                  "reduction and compare the violated invariants, terminal "
+                  "states and traces; a difference fails the scenario");
   oc::Choices(
       check->add_option("--traces", flags.traces,
                         "Print traces: auto (one scenario, or an "
@@ -237,6 +256,12 @@ int main(int argc, char** argv) {
   oc::Choices(bench->add_option("--symmetry", bench_flags.symmetry,
                                 "Symmetry settings to measure, separated by "
                                 "commas: off, on (default: both)"),
+              std::map<std::string, bool>{{"off", false}, {"on", true}},
+              {"off", "on"})
+      ->delimiter(',');
+  oc::Choices(bench->add_option("--partial-order", bench_flags.partial_order,
+                                "Partial-order reduction settings to measure, "
+                                "separated by commas: off, on (default: off)"),
               std::map<std::string, bool>{{"off", false}, {"on", true}},
               {"off", "on"})
       ->delimiter(',');

@@ -674,6 +674,59 @@ bool InvariantExpression::HoldsOn(const OutboxModel& model, const State& before,
   return AllHold(*this, model, after, before);
 }
 
+void AddStateReads(const InvariantExpression& x, StateReads& reads) {
+  for (const ExprNode& n : x.nodes) {
+    if (n.op != kCellLeaf) continue;
+    std::uint8_t bit = 0;
+    switch (n.a) {
+      case kPublished:
+      case kToken:
+      case kCompletedToken:
+        if (n.b == 0) {
+          reads.rows = true;
+          continue;
+        }
+        break;
+      case kOffered:
+        if (n.b == 0) {
+          reads.offered = true;
+          continue;
+        }
+        break;
+      case kReady:
+        bit = kReadsReady;
+        break;
+      case kEffects:
+        bit = kReadsEffects;
+        break;
+      case kInbox:
+        bit = kReadsInbox;
+        break;
+      case kLedger:
+        bit = kReadsLedger;
+        break;
+      case kSent:
+        bit = kReadsSent;
+        break;
+      case kVersion:
+      case kCache:
+        bit = kReadsKeys;
+        break;
+      case kUserCell:
+        bit = kReadsUser;
+        break;
+    }
+    const std::size_t group = n.b - 1u;
+    if (n.b == 0 || bit == 0 || group >= reads.groups.size()) {
+      // Not a cell this list knows: it may read anything.
+      reads.rows = reads.offered = true;
+      for (std::uint8_t& g : reads.groups) g = 0xff;
+      continue;
+    }
+    reads.groups[group] |= bit;
+  }
+}
+
 bool CompileInvariantExpression(const Config& config, InvariantExpression& out,
                                 ExpressionError& error) {
   out.nodes.clear();

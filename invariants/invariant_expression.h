@@ -76,6 +76,10 @@ struct ExpressionError {
 bool CompileInvariantExpression(const Config& config, InvariantExpression& out,
                                 ExpressionError& error);
 
+// Adds what `x` reads of the state to `reads` (whose `groups` has one
+// entry per group of the config it was compiled against).
+void AddStateReads(const InvariantExpression& x, StateReads& reads);
+
 // The words `groups` accepts besides group names.
 inline constexpr std::string_view kGroupSelectors[] = {
     "all", "credit", "projection", "notification", "cache", "custom"};

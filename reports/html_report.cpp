@@ -258,7 +258,8 @@ std::string StatisticsSection(const ScenarioResult& r,
       "<table class=\"kv\">\n";
   out += Row("search", Esc(StopText(r.exploration.stop)));
   const std::pair<const char*, std::uint64_t> numbers[] = {
-      {"distinct states", st.states},
+      {r.exploration.partial_order ? "states stored" : "distinct states",
+       r.exploration.partial_order ? st.stored_states : st.states},
       {"transitions", st.transitions},
       {"terminal states", st.terminal_states},
       {"bounded dead ends", st.bounded_dead_ends},
@@ -269,6 +270,9 @@ std::string StatisticsSection(const ScenarioResult& r,
   }
   if (!r.replay) {
     out += Row("reduction", Esc(ReductionText(r.exploration)));
+    if (const auto por = PartialOrderText(r)) {
+      out += Row("partial-order reduction", Esc(*por));
+    }
   }
   if (options.wall_clock) {
     out += fmt::format(

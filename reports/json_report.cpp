@@ -261,13 +261,29 @@ void WriteStats(JsonWriter& w, const ScenarioResult& result,
   w.Key("stats").BeginObject();
   w.Key("stop").String(StopName(e.stop));
   w.Key("stop_text").String(StopText(e.stop));
-  w.Key("states").Number(s.states);
+  // Under partial-order reduction the distinct states are not counted.
+  if (e.partial_order) {
+    w.Key("states").Null();
+  } else {
+    w.Key("states").Number(s.states);
+  }
   w.Key("transitions").Number(s.transitions);
   w.Key("terminal_states").Number(s.terminal_states);
   w.Key("bounded_dead_ends").Number(s.bounded_dead_ends);
   w.Key("depth").Number(s.depth);
   w.Key("stored_states").Number(s.stored_states);
   w.Key("reduction").String(e.reduction);
+  if (e.partial_order) {
+    w.Key("partial_order").String(*e.partial_order);
+  } else {
+    w.Key("partial_order").Null();
+  }
+  w.Key("partial_order_rerun").Bool(result.partial_order_rerun.has_value());
+  if (result.partial_order_check) {
+    w.Key("partial_order_check").String(*result.partial_order_check);
+  } else {
+    w.Key("partial_order_check").Null();
+  }
   w.EndObject();
   if (options.wall_clock) {
     w.Key("timing").BeginObject();

@@ -403,13 +403,22 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
     out += fmt::format("| Search | {}, breadth-first |\n", SearchExtentText(e));
   }
   out += fmt::format("| Completeness | {} |\n", MarkdownText(StopText(e.stop)));
-  out += fmt::format("| Distinct states | {} |\n", s.states);
+  if (e.partial_order) {
+    out += fmt::format("| States stored | {} (distinct states not counted) |\n",
+                       s.stored_states);
+  } else {
+    out += fmt::format("| Distinct states | {} |\n", s.states);
+  }
   out += fmt::format("| Transitions | {} |\n", s.transitions);
   out += fmt::format("| Terminal states | {} |\n", s.terminal_states);
   out += fmt::format("| Bounded dead ends | {} |\n", s.bounded_dead_ends);
   out += fmt::format("| Depth | {} |\n", s.depth);
   if (!result.replay) {
     out += fmt::format("| Reduction | {} |\n", MarkdownText(ReductionText(e)));
+    if (const auto por = PartialOrderText(result)) {
+      out +=
+          fmt::format("| Partial-order reduction | {} |\n", MarkdownText(*por));
+    }
   }
   if (options.wall_clock)
     out += fmt::format("| Seconds | {:.2f} |\n", s.seconds);
@@ -421,6 +430,11 @@ void AppendCoverage(const Exploration& e, std::string& out) {
   if (e.action_classes.empty()) {
     out += "No action classes were recorded.\n\n";
     return;
+  }
+  if (e.partial_order) {
+    out +=
+        "Of the reduced search (partial-order reduction): an action class "
+        "it never took may still fire in the whole state space.\n\n";
   }
   out += "| Action class | Transitions |\n|---|---:|\n";
   for (std::size_t c = 0; c < e.action_classes.size(); ++c) {

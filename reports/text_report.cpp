@@ -51,11 +51,12 @@ std::string FormatResult(const ScenarioResult& result,
                            : "does not end at rest (at-rest invariants not "
                              "checked)");
   } else {
-    out += fmt::format("  search:    {}: {}, {}, {}, depth {}", SearchText(e),
-                       Plural(stats.states, "distinct state"),
-                       Plural(stats.transitions, "transition"),
-                       Plural(stats.terminal_states, "terminal state"),
-                       stats.depth);
+    out += fmt::format(
+        "  search:    {}: {}, {}, {}, depth {}", SearchText(e),
+        e.partial_order ? Plural(stats.stored_states, "state") + " stored"
+                        : Plural(stats.states, "distinct state"),
+        Plural(stats.transitions, "transition"),
+        Plural(stats.terminal_states, "terminal state"), stats.depth);
     if (stats.bounded_dead_ends > 0) {
       const Config& c = scenario.config;
       std::vector<std::string> bounds;
@@ -72,6 +73,13 @@ std::string FormatResult(const ScenarioResult& result,
     if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);
     out += "\n";
     out += fmt::format("  reduction: {}\n", ReductionText(e));
+    if (const auto por = PartialOrderText(result)) {
+      out += fmt::format("  partial-order reduction: {}\n", *por);
+    }
+    if (result.partial_order_check) {
+      out += fmt::format("  partial-order check: {}\n",
+                         *result.partial_order_check);
+    }
   }
   out += fmt::format("  checked:   {}\n", fmt::join(scenario.invariants, ", "));
   if (!scenario.unchecked.empty()) {
@@ -88,6 +96,9 @@ std::string FormatResult(const ScenarioResult& result,
     } else {
       never.push_back(e.action_classes[c]);
     }
+  }
+  if (e.partial_order) {
+    out += "  coverage:  of the reduced search (partial-order reduction)\n";
   }
   out += fmt::format("  fired:     {}\n", fmt::join(fired, ", "));
   if (!never.empty()) {
@@ -185,8 +196,7 @@ std::string FormatSummary(const std::vector<ScenarioResult>& results,
   for (const ScenarioResult& r : results) {
     name_width = std::max(name_width, r.scenario.name.size());
     verdict_width = std::max(verdict_width, ShortVerdict(r).size());
-    states_width = std::max(
-        states_width, fmt::format("{}", r.exploration.stats.states).size());
+    states_width = std::max(states_width, StatesCount(r.exploration).size());
     outcome_width = std::max(outcome_width, OutcomeText(r.outcome).size());
   }
   // The name takes what the other columns leave (each column is followed
@@ -203,9 +213,10 @@ std::string FormatSummary(const std::vector<ScenarioResult>& results,
   out += "  outcome\n";
   for (const ScenarioResult& r : results) {
     const explorer::Stats& s = r.exploration.stats;
-    out += fmt::format("{:<{}}  {:<{}}  {:>{}}",
-                       Fit(r.scenario.name, name_width), name_width,
-                       ShortVerdict(r), verdict_width, s.states, states_width);
+    out +=
+        fmt::format("{:<{}}  {:<{}}  {:>{}}", Fit(r.scenario.name, name_width),
+                    name_width, ShortVerdict(r), verdict_width,
+                    StatesCount(r.exploration), states_width);
     if (options.wall_clock) out += fmt::format("  {:>8.2f}", s.seconds);
     // The last cell is not padded: no trailing spaces.
     out += fmt::format("  {}\n", OutcomeCell(r.outcome, 0, options));

@@ -14,10 +14,35 @@
 namespace oc::reports {
 
 std::string ReductionText(const Exploration& e) {
-  if (e.reduction == "none") return "none (every state stored)";
+  if (e.reduction == "none") {
+    return e.partial_order ? "no symmetry" : "none (every state stored)";
+  }
+  if (e.partial_order) {
+    return fmt::format("symmetry of {}: one state stored per orbit",
+                       e.reduction);
+  }
   return fmt::format("symmetry of {}: {} stored, one per orbit of the {}",
                      e.reduction, Plural(e.stats.stored_states, "state"),
                      e.stats.states);
+}
+
+std::optional<std::string> PartialOrderText(const ScenarioResult& result) {
+  const Exploration& e = result.exploration;
+  if (e.partial_order) {
+    return fmt::format("{}: {} stored; distinct states not counted",
+                       *e.partial_order,
+                       Plural(e.stats.stored_states, "state"));
+  }
+  if (result.partial_order_rerun) {
+    return "found a violation; the counts and shortest traces are those of "
+           "the unreduced search that followed";
+  }
+  return std::nullopt;
+}
+
+std::string StatesCount(const Exploration& e) {
+  if (e.partial_order) return fmt::format("{} stored", e.stats.stored_states);
+  return fmt::format("{}", e.stats.states);
 }
 
 std::string StopText(explorer::Stop stop) {

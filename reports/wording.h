@@ -4,6 +4,7 @@
 #ifndef OUTBOX_CHECK_REPORTS_WORDING_H_
 #define OUTBOX_CHECK_REPORTS_WORDING_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,15 @@ std::string StopText(explorer::Stop stop);
 // stored)", or "symmetry of relays r1 r2 (2!); instances of billing (2!):
 // 1768 states stored, one per orbit of the 7055".
 std::string ReductionText(const Exploration& e);
+// Partial-order reduction, for a search that used it or whose reduced
+// search found a violation (then the unreduced search followed): "stubborn
+// sets over 53 transitions, ...: 15394 states stored; distinct states not
+// counted", or "found a violation; counts and shortest traces are from the
+// unreduced search"; nullopt when it played no part.
+std::optional<std::string> PartialOrderText(const ScenarioResult& result);
+// The distinct states of a search, or, under partial-order reduction (not
+// counted), the states it stored: "7055" or "15394 stored".
+std::string StatesCount(const Exploration& e);
 // How much of the state space a search covered: "exhaustive breadth-first,
 // complete", "incomplete breadth-first, stopped at the state limit" (any
 // limit or a signal), or "breadth-first, stopped at the first violation".

@@ -348,13 +348,22 @@ invariants = ["eventually_offered"]
 [expect]
 verdict = "holds"
 )x";
+  CheckOptions unreduced;
+  unreduced.partial_order = CheckOptions::PartialOrderUse::kOff;
   const ScenarioResult r =
-      CheckScenario(ParseScenario(text, "t.toml").value()).value();
+      CheckScenario(ParseScenario(text, "t.toml").value(), unreduced).value();
   // There is no consumer group, so no consumer can crash.
   CHECK(r.warnings == std::vector<std::string>{
                           "faults.consumer_crashes = 2 was never used: no "
                           "crash_consumer fired"});
   CHECK(r.outcome == Outcome::kAsExpected);
+  // A search reduced by partial order says what its coverage is of.
+  const ScenarioResult reduced =
+      CheckScenario(ParseScenario(text, "t.toml").value()).value();
+  REQUIRE(reduced.exploration.partial_order.has_value());
+  REQUIRE(reduced.warnings.size() == 1);
+  CHECK(reduced.warnings[0].find("never used in the reduced search") !=
+        std::string::npos);
 }
 
 }  // namespace
