@@ -146,10 +146,10 @@ struct Group {
   bool operator==(const Group&) const = default;
 };
 
-// How the relay moves rows from the outbox to the broker (the
-// README's "Which relay style for your library" says which library uses
-// which). Every style uses the claim / send / complete actions, each with
-// its own meaning:
+// How the relay moves rows from the outbox to the broker
+// (docs/RELAY_STYLES.md, "Which relay style for your library", says which
+// library uses which). Every style uses the claim / send / complete
+// actions, each with its own meaning:
 //  - kLeaseToken: the seed's relay (docs/SEMANTICS.md section 3): a claim
 //    takes a lease and a fencing token; complete is fenced.
 //  - kRowLock: SELECT ... FOR UPDATE SKIP LOCKED, send, UPDATE published,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Renders an HTML report to a PNG with headless Chromium, for the README.
+# Renders an HTML report to a PNG with headless Chromium, for docs/CHECKING.md.
 #
 #   reports/examples/screenshot.sh REPORT.html[#FRAGMENT] OUT.png [WIDTH,HEIGHT]
 #

@@ -10,7 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 header='lease-expiry-after-send (scenarios/seed/lease-expiry-after-send.toml)'
 awk -v header="$header" '
-  $0 == header && previous == "```" { inside = 1 }
+  $0 == header && previous == "```text" { inside = 1 }
   inside && $0 == "```" { exit }
   inside { print }
   { previous = $0 }

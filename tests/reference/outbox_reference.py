@@ -77,7 +77,7 @@ A13. Broker: ready[g][e] is a count (bag); no delivery order.  Ordered delivery
      (mentioned as an option) is not in the scenario format and not modelled.
 
 RELAY STYLES, BROKER DURABILITY AND MESSAGE IDENTITY, written from
-scenarios/FORMAT.md and the README's "Relay styles" section:
+scenarios/FORMAT.md and docs/RELAY_STYLES.md:
  B1. [source] commits = "during_run": every event starts pending; the action
      source_commit(e) commits it.  No relay sees a pending row.  With the
      cdc_offset style a commit also gives the row the next place in the
