@@ -25,7 +25,7 @@ packages=(
 )
 if $tests; then
   packages+=(clang-format python3 chromium spin postgresql clang-14
-    libclang-rt-14-dev python3-jsonschema python3-yaml)
+    libclang-rt-14-dev python3-jsonschema python3-yaml dpkg-dev file)
   # npm fetches the SARIF schema the tests validate against; a Node.js
   # that brings its own npm is left alone.
   command -v npm >/dev/null || packages+=(npm)

@@ -11,12 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/atomic_file.h"
 #include "cli/bench_command.h"
 #include "cli/check_command.h"
 #include "cli/conform_command.h"
 #include "cli/export_command.h"
 #include "cli/init_command.h"
 #include "cli/list_command.h"
+#include "cli/man_page.h"
 #include "cli/terminal.h"
 #include "cli/usage_hints.h"
 
@@ -367,6 +369,13 @@ int main(int argc, char** argv) {
   init_cmd->add_flag("--force", init_flags.force,
                      "Replace the file if it exists");
 
+  // Hidden (no group): the build writes the manual page with it.
+  std::string man_file;
+  CLI::App* man_cmd = app.add_subcommand(
+      "man-page", "Write the manual page, outbox-check(1), as roff");
+  man_cmd->group("");
+  man_cmd->add_option("file", man_file, "The file to write")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -382,6 +391,15 @@ int main(int argc, char** argv) {
     }
     app.exit(e);
     return oc::kExitUsage;
+  }
+  if (man_cmd->parsed()) {
+    if (oc::Status written = oc::WriteFileAtomically(
+            man_file, oc::ManPage(app, oc::InstalledManPageFacts()));
+        !written.ok()) {
+      fmt::print(stderr, "outbox-check: man-page: {}\n", written.message());
+      return oc::kExitUsage;
+    }
+    return 0;
   }
   if (list_cmd->parsed()) {
     list_flags.width = oc::TerminalWidth(stdout);

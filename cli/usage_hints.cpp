@@ -40,9 +40,10 @@ bool IsNumber(std::string_view word) {
 
 std::optional<std::string> UsageHint(CLI::App& app,
                                      const std::vector<std::string>& args) {
+  // The commands to suggest: not the hidden ones (no group).
   std::vector<std::string> commands;
   for (const CLI::App* sub : app.get_subcommands({})) {
-    commands.push_back(sub->get_name());
+    if (!sub->get_group().empty()) commands.push_back(sub->get_name());
   }
   const CLI::App* command = nullptr;
   std::size_t first = 0;

@@ -2,7 +2,8 @@
 # installed_data.sh OUTBOX_CHECK BUILD_DIR: the bundled scenarios are found
 # from where the binary is, whatever the working folder: the build's
 # binary finds its checkout, an installed one (cmake --install) the copy
-# installed beside it, and a lone copy elsewhere says where it looked.
+# installed beside it, and a lone copy elsewhere says where it looked. The
+# install also lays out the manual page and the documentation.
 set -u
 bin=$1 build=$2
 fail() { printf '%s\n' "$*"; exit 1; }
@@ -24,6 +25,26 @@ installed=$work/prefix/bin/outbox-check
 data=$work/prefix/share/outbox-check/scenarios
 [ -x "$installed" ] && [ -d "$data/presets" ] && [ -d "$data/bench" ] ||
   fail "install laid out no binary or no scenarios"
+# What ships beside the binary: its manual page, valid roff with every
+# command and the installed data folder, the schemas and the documentation.
+man=$work/prefix/share/man/man1/outbox-check.1
+[ -f "$man" ] || fail "cmake --install laid out no manual page at $man"
+for section in NAME SYNOPSIS DESCRIPTION CHECK BENCH EXPORT CONFORM LIST \
+  INIT '"EXIT STATUS"' FILES '"SEE ALSO"'; do
+  grep -qx "\.SH $section" "$man" || fail "the manual page has no $section section"
+done
+grep -q '^\.TH OUTBOX\\-CHECK 1 ' "$man" || fail "the manual page has no .TH line"
+grep -q 'share/outbox\\-check/scenarios/' "$man" ||
+  fail "the manual page's FILES does not name the installed data folder"
+if command -v groff >/dev/null; then
+  warnings=$(groff -ww -z -man "$man" 2>&1)
+  [ -z "$warnings" ] || fail "groff warns about the manual page: $warnings"
+fi
+for f in share/outbox-check/scenarios/schema/scenario.schema.json \
+  share/doc/outbox-check/README.md share/doc/outbox-check/docs/SEMANTICS.md; do
+  [ -f "$work/prefix/$f" ] || fail "cmake --install laid out no $f"
+done
+
 sed 's/^name = .*/name = "only-installed"/' "$data/bench/1-small.toml" \
   >"$data/bench/0-only-installed.toml"
 out=$("$installed" bench "${quick[@]}" 2>&1)

@@ -42,6 +42,13 @@ TEST_CASE("a misspelt command gets the closest one") {
         "unknown command 'frobnicate'; the commands are check and bench");
 }
 
+TEST_CASE("a hidden command is neither suggested nor listed") {
+  Fixture f;
+  f.app.add_subcommand("man-page", "Hidden")->group("");
+  CHECK(f.Hint({"man"}) ==
+        "unknown command 'man'; the commands are check and bench");
+}
+
 TEST_CASE("a misspelt flag gets the closest flag of its command") {
   Fixture f;
   CHECK(f.Hint({"check", "--treads", "2", "x"}) ==
