@@ -6,8 +6,8 @@
 
 namespace oc {
 
-Result<Scenario> RegressionScenario(const ScenarioResult& result,
-                                    std::size_t i) {
+Result<Scenario> RegressionScenario(const ScenarioResult& result, std::size_t i,
+                                    const std::string& folder) {
   const Scenario& original = result.scenario;
   const Violation& violation = result.exploration.violations[i];
   Scenario s;
@@ -18,14 +18,23 @@ Result<Scenario> RegressionScenario(const ScenarioResult& result,
       violation.property, original.name, original.path);
   s.config = original.config;
   // The regression file is written elsewhere: a declared strategy's file,
-  // relative to the original scenario's folder, becomes absolute.
+  // relative to the original scenario's folder, becomes relative to
+  // `folder`. Both sides are made absolute and normalized lexically, as the
+  // loader joins a scenario's folder and the path it names.
+  std::filesystem::path to = std::filesystem::absolute(folder);
+  to = to.lexically_normal();
+  // "out/" normalizes to "out/": the empty last element is no folder.
+  if (!to.has_filename()) to = to.parent_path();
   for (Group& g : s.config.groups) {
     if (!g.declared) continue;
-    g.declared->file = std::filesystem::absolute(
-                           std::filesystem::path(original.path).parent_path() /
-                           g.declared->file)
-                           .lexically_normal()
-                           .string();
+    const std::filesystem::path file =
+        std::filesystem::absolute(
+            std::filesystem::path(original.path).parent_path() /
+            g.declared->file)
+            .lexically_normal();
+    const std::filesystem::path relative = file.lexically_relative(to);
+    g.declared->file =
+        relative.empty() ? file.generic_string() : relative.generic_string();
   }
   s.invariants = original.invariants;
   s.unchecked = original.unchecked;

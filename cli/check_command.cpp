@@ -69,13 +69,15 @@ void Annotate(const ScenarioResult& r, std::FILE* out) {
              EscapeAnnotation(message, false));
 }
 
-// The pinned-order scenario of each counterexample, named for --save-traces;
-// false (and a message) when one cannot be written as a scenario.
+// The pinned-order scenario of each counterexample, named for --save-traces
+// and written to be saved in `folder`; false (and a message) when one cannot
+// be written as a scenario.
 bool TraceFiles(const std::vector<ScenarioResult>& results,
-                std::vector<OutputFile>& files, std::FILE* err) {
+                const std::string& folder, std::vector<OutputFile>& files,
+                std::FILE* err) {
   for (const reports::TraceFileName& file : reports::TraceFileNames(results)) {
     Result<Scenario> scenario =
-        RegressionScenario(results[file.result], file.violation);
+        RegressionScenario(results[file.result], file.violation, folder);
     if (!scenario.ok()) {
       fmt::print(err, "outbox-check: --save-traces: {}\n",
                  scenario.status().message());
@@ -327,7 +329,9 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   // Each set of files is written whole or not at all.
   if (flags.save_traces) {
     std::vector<OutputFile> files;
-    if (!TraceFiles(results, files, err)) return kExitUsage;
+    if (!TraceFiles(results, *flags.save_traces, files, err)) {
+      return kExitUsage;
+    }
     if (const int code = WriteSet("--save-traces", *flags.save_traces, files,
                                   "saved", flags, interrupt, out, err)) {
       return code;
