@@ -191,5 +191,27 @@ TEST_CASE("an unknown invariant's hint includes the scenario's own") {
   CHECK(far.find(", credited_once") != std::string::npos);
 }
 
+TEST_CASE(
+    "an unknown invariant's message offers and lists every declared one, "
+    "however late in the file it is declared") {
+  // Both declarations come after [check] and [expect].
+  const std::string declared =
+      kCreditedOnce +
+      "[[invariants]]\nname = \"credited_at_least_once\"\nkind = "
+      "\"at_rest\"\nholds = \"all(events, billing.effects[event] >= 1)\"\n";
+  const std::string head = kNaive + "[check]\ninvariants = [";
+  const std::string tail = "]\n[expect]\nverdict = \"holds\"\n" + declared;
+  CHECK(ErrorOf(head + "\"credited_at_lest_once\"" + tail) ==
+        "scenarios/x.toml:9:15: check.invariants[1]: unknown invariant "
+        "'credited_at_lest_once'; did you mean 'credited_at_least_once'?");
+  CHECK(ErrorOf(head + "\"liveness\"" + tail) ==
+        "scenarios/x.toml:9:15: check.invariants[1]: unknown invariant "
+        "'liveness'; invariants are effect_at_most_once, "
+        "stale_completion_rejected, projection_monotonic, "
+        "notify_at_most_once, offered_at_most_once, eventually_offered, "
+        "eventually_consumed, projection_converges, notify_at_least_once, "
+        "cache_consistent, credited_once, credited_at_least_once");
+}
+
 }  // namespace
 }  // namespace oc
