@@ -303,15 +303,56 @@ Exploration<M> Explore(const M& model,
     result.action_counts.assign(classes, 0);
   }
 
-  // Traces: the store keeps parents but no actions; a path is made concrete
-  // by following it from the initial state, taking at each step the first
-  // successor whose key is the next stored key.
-  auto path_to = [&](std::uint32_t id) {
-    std::vector<std::uint32_t> path;
-    for (std::uint32_t at = id;; at = store.parent(at)) {
-      path.push_back(at);
-      if (store.parent(at) == VisitedStore::kNoParent) break;
+  // Traces. The store keeps neither parents nor actions, only states in
+  // breadth-first order: level_starts[k] is the first id of depth k (the
+  // last entry: the first of the level being stored). A state's parent is
+  // found again as the first state of the level before, in id order, with
+  // a successor whose key is the state's: the one whose successor the
+  // search stored it as (the first candidate in serial order wins), so the
+  // traces are those stored parent links would give. The level is scanned
+  // in waves of chunks on every thread, stopping at the first wave with a
+  // match. Under partial-order reduction the parent's full successors are
+  // searched, which include the reduced ones.
+  std::vector<std::uint32_t> level_starts{0};
+  auto parent_of = [&](std::uint32_t id, std::size_t depth) {
+    const std::uint8_t* target = store.at(id);
+    const std::size_t begin = level_starts[depth - 1];
+    const std::size_t end = level_starts[depth];
+    const std::size_t per = detail::kChunk;
+    const std::size_t wave = per * static_cast<std::size_t>(pool.size()) * 4;
+    for (std::size_t from = begin; from < end; from += wave) {
+      const std::size_t to = std::min(end, from + wave);
+      std::vector<std::uint32_t> first((to - from + per - 1) / per,
+                                       VisitedStore::kNoId);
+      pool.ForEach(first.size(), [&](int worker, std::size_t c) {
+        std::vector<std::pair<Action, State>> next;
+        std::vector<std::uint8_t> key(width);
+        const std::size_t last = std::min(to, from + (c + 1) * per);
+        for (std::size_t p = from + c * per; p < last; ++p) {
+          next.clear();
+          model.Successors(
+              model.Decode(store.at(static_cast<std::uint32_t>(p))), next);
+          for (const auto& step : next) {
+            key_of(step.second, key.data(), worker);
+            if (std::memcmp(key.data(), target, width) == 0) {
+              first[c] = static_cast<std::uint32_t>(p);
+              return;
+            }
+          }
+        }
+      });
+      for (std::uint32_t f : first) {
+        if (f != VisitedStore::kNoId) return f;
+      }
     }
+    return VisitedStore::kNoId;  // not reached: every state has a parent
+  };
+  auto path_to = [&](std::uint32_t id) {
+    std::size_t depth = static_cast<std::size_t>(
+        std::upper_bound(level_starts.begin(), level_starts.end(), id) -
+        level_starts.begin() - 1);
+    std::vector<std::uint32_t> path{id};
+    for (; depth > 0; --depth) path.push_back(parent_of(path.back(), depth));
     std::reverse(path.begin(), path.end());
     return path;
   };
@@ -403,7 +444,7 @@ Exploration<M> Explore(const M& model,
       for (std::size_t p = 0; p < properties.size(); ++p) {
         if (properties[p].kind == PropertyKind::kSafety &&
             !properties[p].holds(s)) {
-          hits.push_back(Hit{VisitedStore::kNoParent, 0, 1, p, id});
+          hits.push_back(Hit{VisitedStore::kNoId, 0, 1, p, id});
         }
       }
     }
@@ -441,6 +482,7 @@ Exploration<M> Explore(const M& model,
 
   while (result.stop == Stop::kComplete && level_begin < store.size()) {
     const std::size_t level_end = store.size();
+    level_starts.push_back(static_cast<std::uint32_t>(level_end));
     result.stats.depth = depth;
     const bool at_depth_limit =
         options.max_depth && depth >= *options.max_depth;
@@ -609,7 +651,7 @@ Exploration<M> Explore(const M& model,
           account();
         }
         chunk.fresh.assign(chunk.hashes.size(), 0);
-        chunk.ids.assign(chunk.hashes.size(), VisitedStore::kNoParent);
+        chunk.ids.assign(chunk.hashes.size(), VisitedStore::kNoId);
         using_successors = false;
         account();
       });
@@ -677,7 +719,7 @@ Exploration<M> Explore(const M& model,
           if (id >= end_id) break;
           const auto new_id = static_cast<std::uint32_t>(id++);
           chunk.ids[k] = new_id;
-          store.Set(new_id, chunk.keys.data() + k * width, chunk.parents[k]);
+          store.Set(new_id, chunk.keys.data() + k * width);
           const State state = model.Decode(store.at(new_id));
           for (std::size_t p = 0; p < properties.size(); ++p) {
             if (properties[p].kind == PropertyKind::kSafety && !known[p] &&

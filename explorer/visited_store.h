@@ -1,9 +1,11 @@
 // The visited store of a search: every stored state's key (its encoding,
-// or its canonical encoding under symmetry) end to end in one array, its
-// parent's id, and an index from keys to ids split into kShards hash
-// tables, so that threads can deduplicate different shards at once.
+// or its canonical encoding under symmetry) end to end in one array, and an
+// index from keys to ids split into kShards hash tables, so that threads
+// can deduplicate different shards at once. It keeps no parent links: a
+// breadth-first search numbers states level by level, and finds a state's
+// parent again by expanding the level before it (breadth_first_search.h).
 //
-// Ids are dense and given in insertion order, and parent(id) < id. A batch
+// Ids are dense and given in insertion order. A batch
 // of candidates is inserted in two steps: Deduplicate marks, shard by
 // shard, the first candidate of each new key as fresh (placing it in the
 // table under a provisional id), and after the caller numbered the fresh
@@ -93,25 +95,20 @@ class RecordBlocks {
 class VisitedStore {
  public:
   static constexpr std::size_t kShards = 64;
-  static constexpr std::uint32_t kNoParent =
+  // No id: not stored, or (for a state of the first level) no parent.
+  static constexpr std::uint32_t kNoId =
       std::numeric_limits<std::uint32_t>::max();
   // Ids below 2^31; the top bit marks provisional entries.
   static constexpr std::uint64_t kMaxStates = std::uint64_t{1} << 31;
   static std::size_t ShardOf(std::uint64_t hash) { return hash >> 58; }
 
   // `width`: bytes per key.
-  explicit VisitedStore(std::size_t width)
-      : width_(width), keys_(width), parents_(sizeof(std::uint32_t)) {}
+  explicit VisitedStore(std::size_t width) : width_(width), keys_(width) {}
   VisitedStore(const VisitedStore&) = delete;
   VisitedStore& operator=(const VisitedStore&) = delete;
 
-  std::size_t size() const { return parents_.size(); }
+  std::size_t size() const { return keys_.size(); }
   const std::uint8_t* at(std::uint32_t id) const { return keys_.at(id); }
-  std::uint32_t parent(std::uint32_t id) const {
-    std::uint32_t p;
-    std::memcpy(&p, parents_.at(id), sizeof p);
-    return p;
-  }
 
   // The id of the stored `key` (whose hash is `hash`), if it is stored.
   // Safe from several threads while nothing is inserted.
@@ -122,7 +119,7 @@ class VisitedStore {
     });
   }
 
-  // Stores `key` with no parent unless it is there: its id, and whether it
+  // Stores `key` unless it is there: its id, and whether it
   // is new.
   std::pair<std::uint32_t, bool> InsertOne(const std::uint8_t* key) {
     const std::uint64_t hash = HashBytes(key, width_);
@@ -138,7 +135,7 @@ class VisitedStore {
         &slot);
     if (fresh) {
       Resize(size() + 1);
-      Set(id, key, kNoParent);
+      Set(id, key);
     }
     return {found, fresh};
   }
@@ -192,31 +189,27 @@ class VisitedStore {
   }
 
   // Makes room for ids below `n`; what is new is set by Set.
-  void Resize(std::size_t n) {
-    parents_.Resize(n);
-    keys_.Resize(n);
-  }
+  void Resize(std::size_t n) { keys_.Resize(n); }
   // REQUIRES: id < size().
-  void Set(std::uint32_t id, const std::uint8_t* key, std::uint32_t parent) {
+  void Set(std::uint32_t id, const std::uint8_t* key) {
     std::memcpy(keys_.at(id), key, width_);
-    std::memcpy(parents_.at(id), &parent, sizeof parent);
   }
 
   // Gives the shard's fresh entries of the last Deduplicate their ids:
-  // `id_of(chunk, candidate)`, or kNoParent for one that was not stored
+  // `id_of(chunk, candidate)`, or kNoId for one that was not stored
   // (its entry then stays provisional; the search is over).
   template <class IdOf>
   void Renumber(std::size_t shard, IdOf id_of) {
     for (const Pending& p : pending_[shard]) {
       const std::uint32_t id = id_of(p.chunk, p.candidate);
-      if (id != kNoParent) tables_[shard].SetId(p.slot, id);
+      if (id != kNoId) tables_[shard].SetId(p.slot, id);
     }
     pending_[shard].clear();
   }
 
-  // The store's size: keys, parents and tables.
+  // The store's size: keys and tables.
   std::size_t Bytes() const {
-    std::size_t bytes = keys_.Bytes() + parents_.Bytes();
+    std::size_t bytes = keys_.Bytes();
     for (const StateTable& t : tables_) bytes += t.Bytes();
     return bytes;
   }
@@ -233,7 +226,7 @@ class VisitedStore {
   // for the largest).
   std::size_t BytesToDeduplicate(
       const std::array<std::size_t, kShards>& incoming) const {
-    std::size_t bytes = keys_.Bytes() + parents_.Bytes(), moving = 0;
+    std::size_t bytes = keys_.Bytes(), moving = 0;
     for (std::size_t s = 0; s < kShards; ++s) {
       const std::size_t after = tables_[s].BytesAfterReserve(incoming[s]);
       if (after != tables_[s].Bytes()) {
@@ -248,12 +241,9 @@ class VisitedStore {
   }
   // Ids that fit without allocating, and what HeldBytes() would be after
   // Resize(n).
-  std::size_t Capacity() const {
-    return std::min(keys_.capacity(), parents_.capacity());
-  }
+  std::size_t Capacity() const { return keys_.capacity(); }
   std::size_t BytesAfterResize(std::size_t n) const {
-    std::size_t bytes =
-        keys_.BytesAfterResize(n) + parents_.BytesAfterResize(n);
+    std::size_t bytes = keys_.BytesAfterResize(n);
     for (std::size_t s = 0; s < kShards; ++s) {
       bytes += tables_[s].Bytes() + pending_[s].capacity() * sizeof(Pending);
     }
@@ -269,8 +259,7 @@ class VisitedStore {
   };
 
   std::size_t width_;
-  RecordBlocks keys_;     // width_ bytes per id
-  RecordBlocks parents_;  // 4 bytes per id
+  RecordBlocks keys_;  // width_ bytes per id
   std::array<StateTable, kShards> tables_;
   std::array<std::vector<Pending>, kShards> pending_;
 };

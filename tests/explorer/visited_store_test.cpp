@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -65,15 +66,15 @@ TEST_CASE("the store keeps the first of equal candidates, in order") {
   }
   CHECK(fresh == std::vector<std::uint8_t>{1, 0, 0, 1});
   store.Resize(3);
-  store.Set(1, &keys[0], 0);
-  store.Set(2, &keys[3], 0);
-  const std::vector<std::uint32_t> ids = {1, VisitedStore::kNoParent,
-                                          VisitedStore::kNoParent, 2};
+  store.Set(1, &keys[0]);
+  store.Set(2, &keys[3]);
+  const std::vector<std::uint32_t> ids = {1, VisitedStore::kNoId,
+                                          VisitedStore::kNoId, 2};
   for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
     store.Renumber(s, [&](std::size_t, std::uint32_t k) { return ids[k]; });
   }
   CHECK(store.size() == 3);
-  CHECK(store.parent(2) == 0);
+  CHECK(store.Find(&keys[3], hashes[3]) == std::optional<std::uint32_t>(2));
   CHECK(*store.at(2) == 5);
   const std::uint8_t five = 5;
   const auto [id, is_new] = store.InsertOne(&five);
