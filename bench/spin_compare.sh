@@ -89,7 +89,7 @@ for file in "$@"; do
   sym_s=$(field 4 seconds)
   "$checker" bench "$file" --json --symmetry on --partial-order on \
     --threads 2 >>"$dir/ours.json" 2>>"$dir/ours.log" || true
-  por_stored=$(field 5 stored_states)
+  por_stored=$(field 5 partial_order_stored_states)
 
   # SPIN: export, generate and compile pan (not timed), run it.
   spin_states=

@@ -640,6 +640,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
       // The reduced search proves violations but its traces need not be
       // shortest, nor its counts those of the whole space: search again.
       result.partial_order_rerun = result.exploration.partial_order;
+      result.partial_order_stored = result.exploration.stats.stored_states;
       search.partial_order = false;
       result.exploration =
           explorer::Explore<OutboxModel>(model, properties, search);

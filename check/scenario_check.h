@@ -136,6 +136,8 @@ struct ScenarioResult {
   // The reduced search found a violation, and `exploration` is the
   // unreduced search that followed: what the reduction was, for reports.
   std::optional<std::string> partial_order_rerun;
+  // Then, the states the reduced search stored (what it cost).
+  std::uint64_t partial_order_stored = 0;
   // With CheckOptions::partial_order_check: what the comparison found, one
   // sentence ("same verdicts and terminal states; 1,234 states stored
   // reduced, 5,678 unreduced"), or why it did not run.

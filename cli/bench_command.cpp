@@ -125,7 +125,15 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
                   : 0;
           const std::uint64_t peak = PeakResidentBytes();
           const char* setting = e.reduction == "none" ? "off" : "on";
-          const char* por = e.partial_order ? "on" : "off";
+          // A reduced search that found a violation is followed by the
+          // unreduced one: both are measured, the reduced one's stored
+          // states apart.
+          const char* por = e.partial_order                      ? "on"
+                            : result.value().partial_order_rerun ? "on+rerun"
+                                                                 : "off";
+          const std::uint64_t reduced_stored =
+              e.partial_order ? s.stored_states
+                              : result.value().partial_order_stored;
           // Under partial-order reduction distinct states are not counted.
           const std::string states =
               e.partial_order ? "null" : fmt::format("{}", s.states);
@@ -139,10 +147,11 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
                 "\"complete\": {}, \"seconds\": {:.3f}, "
                 "\"stored_states_per_second\": {:.0f}, "
                 "\"bytes_per_stored_state\": {:.1f}, "
-                "\"peak_resident_bytes\": {}}}\n",
+                "\"peak_resident_bytes\": {}, "
+                "\"partial_order_stored_states\": {}}}\n",
                 scenario.name, symmetry ? "on" : "off", e.reduction, por,
                 e.threads, states, s.stored_states, s.transitions, s.depth,
-                e.complete(), s.seconds, rate, per_state, peak);
+                e.complete(), s.seconds, rate, per_state, peak, reduced_stored);
           } else {
             fmt::print(out,
                        "{:<16} {:>8} {:>5} {:>7} {:>11} {:>11} {:>12} {:>5} "
