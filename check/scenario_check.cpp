@@ -99,7 +99,7 @@ EventReads WhatChecksRead(const Config& config,
 
 // What the checked safety and transition invariants read of the state,
 // for partial-order reduction: the declared expressions' cells, and for
-// the built-in invariants the cells their descriptions name. At-rest
+// the built-in invariants those their descriptor rows give. At-rest
 // invariants are read in terminal states only, which the reduction keeps
 // every one of, so they need no entry.
 StateReads WhatChecksReadOfState(
@@ -124,21 +124,9 @@ StateReads WhatChecksReadOfState(
     if (builtin == nullptr || builtin->kind == InvariantKind::kAtRest) {
       continue;
     }
-    if (name == "effect_at_most_once") {
-      family(StrategyFamily::kCredit, kReadsEffects);
-    } else if (name == "stale_completion_rejected") {
-      reads.rows = true;
-    } else if (name == "projection_monotonic") {
-      family(StrategyFamily::kProjection, kReadsKeys);
-    } else if (name == "notify_at_most_once") {
-      family(StrategyFamily::kNotification, kReadsSent);
-    } else if (name == "offered_at_most_once") {
-      reads.offered = true;
-    } else {
-      // A built-in this list does not know: it may read anything.
-      reads.rows = reads.offered = true;
-      for (std::uint8_t& g : reads.groups) g = 0xff;
-    }
+    reads.rows = reads.rows || builtin->reads_rows;
+    reads.offered = reads.offered || builtin->reads_offered;
+    if (builtin->needs) family(*builtin->needs, builtin->group_reads);
   }
   return reads;
 }
@@ -154,6 +142,27 @@ bool UsePartialOrder(const Scenario& scenario,
   return !expect || expect->verdict == Verdict::kHolds;
 }
 
+// The explorer's options for `scenario` under `options` (partial-order
+// reduction left off).
+explorer::Options SearchOptions(const Scenario& scenario,
+                                const CheckOptions& options) {
+  explorer::Options search;
+  search.max_depth =
+      options.max_depth ? options.max_depth : scenario.limits.max_depth;
+  search.max_states =
+      options.max_states ? options.max_states : scenario.limits.max_states;
+  search.stop_at_first_violation = options.stop_at_first_violation.value_or(
+      scenario.stop_at_first_violation);
+  search.on_progress = options.on_progress;
+  search.graph_limit = options.graph_limit;
+  search.max_bytes = options.max_bytes;
+  search.graph_bytes_limit = options.graph_bytes_limit;
+  search.threads = options.threads;
+  search.symmetry = options.symmetry;
+  search.cancel = options.cancel;
+  return search;
+}
+
 // CheckOptions::partial_order_check.
 void ComparePartialOrder(const OutboxModel& model,
                          const std::vector<Property>& properties,
@@ -163,15 +172,11 @@ void ComparePartialOrder(const OutboxModel& model,
                                  model.PartialOrderDescription();
     return;
   }
-  explorer::Options search;
-  search.max_depth =
-      options.max_depth ? options.max_depth : result.scenario.limits.max_depth;
-  search.max_states = options.max_states ? options.max_states
-                                         : result.scenario.limits.max_states;
-  search.max_bytes = options.max_bytes;
-  search.threads = options.threads;
-  search.symmetry = options.symmetry;
-  search.cancel = options.cancel;
+  // The scenario's search, without progress, graph or early stop.
+  explorer::Options search = SearchOptions(result.scenario, options);
+  search.on_progress = nullptr;
+  search.graph_limit = 0;
+  search.stop_at_first_violation = false;
   search.partial_order = true;
   const Exploration reduced =
       explorer::Explore<OutboxModel>(model, properties, search);
@@ -617,20 +622,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   if (!scenario.order.empty()) {
     if (Status s = Replay(model, properties, result); !s.ok()) return s;
   } else {
-    explorer::Options search;
-    search.max_depth =
-        options.max_depth ? options.max_depth : scenario.limits.max_depth;
-    search.max_states =
-        options.max_states ? options.max_states : scenario.limits.max_states;
-    search.stop_at_first_violation = options.stop_at_first_violation.value_or(
-        scenario.stop_at_first_violation);
-    search.on_progress = options.on_progress;
-    search.graph_limit = options.graph_limit;
-    search.max_bytes = options.max_bytes;
-    search.graph_bytes_limit = options.graph_bytes_limit;
-    search.threads = options.threads;
-    search.symmetry = options.symmetry;
-    search.cancel = options.cancel;
+    explorer::Options search = SearchOptions(scenario, options);
     search.partial_order = UsePartialOrder(scenario, options.partial_order);
     result.exploration =
         explorer::Explore<OutboxModel>(model, properties, search);

@@ -554,10 +554,12 @@ Exploration<M> Explore(const M& model,
           successors.clear();
           WorkerBuffers& own = buffers[static_cast<std::size_t>(worker)];
           bool keyed = false;  // own.keys and own.hashes are successors'
+          bool expanded = false;
           if constexpr (PartiallyOrdered<M>) {
-            if (por && !at_depth_limit &&
-                model.ReducedSuccessors(current, successors,
-                                        own.partial_order)) {
+            // At the depth limit only whether there are successors counts.
+            expanded = por && !at_depth_limit;
+            if (expanded && model.ReducedSuccessors(current, successors,
+                                                    own.partial_order)) {
               // The cycle condition: a successor stored at this depth or
               // before may close a cycle, on which some action could be
               // put off forever; then expand fully.
@@ -578,11 +580,9 @@ Exploration<M> Explore(const M& model,
                 successors.clear();
                 model.Successors(current, successors);
               }
-            } else {
-              if (por && at_depth_limit) model.Successors(current, successors);
             }
           }
-          if (!por) model.Successors(current, successors);
+          if (!expanded) model.Successors(current, successors);
           account();
           // The state stands for its orbit: its states, and their
           // transitions (counted here, where every stored state passes

@@ -155,21 +155,23 @@ bool CacheConsistent(const OutboxModel& model, const State& s) {
 constexpr Invariant kInvariants[] = {
     {"effect_at_most_once", InvariantKind::kSafety,
      "effects[g][e] of every credit group: at most 1 for every event",
-     StrategyFamily::kCredit, false, EffectAtMostOnce, nullptr},
+     StrategyFamily::kCredit, false, EffectAtMostOnce, nullptr, kReadsEffects},
     {"stale_completion_rejected", InvariantKind::kSafety,
      "outbox published[e], completed_token[e], token[e]: a published row was "
      "completed with its current token",
-     std::nullopt, false, StaleCompletionRejected, nullptr},
+     std::nullopt, false, StaleCompletionRejected, nullptr, 0, true},
     {"projection_monotonic", InvariantKind::kTransition,
      "version[g][k] of every projection group: never decreases on a step",
-     StrategyFamily::kProjection, false, nullptr, ProjectionMonotonic},
+     StrategyFamily::kProjection, false, nullptr, ProjectionMonotonic,
+     kReadsKeys},
     {"notify_at_most_once", InvariantKind::kSafety,
      "sent[g][e] of every notification group: at most 1 for every event",
-     StrategyFamily::kNotification, false, NotifyAtMostOnce, nullptr},
+     StrategyFamily::kNotification, false, NotifyAtMostOnce, nullptr,
+     kReadsSent},
     {"offered_at_most_once", InvariantKind::kSafety,
      "broker offered[e]: the broker accepted at most one copy of every event "
      "(no duplicate send)",
-     std::nullopt, false, OfferedAtMostOnce, nullptr},
+     std::nullopt, false, OfferedAtMostOnce, nullptr, 0, false, true},
     {"eventually_offered", InvariantKind::kAtRest,
      "outbox published[e] and broker offered[e]: at rest, every event is "
      "published and offered at least once",

@@ -39,6 +39,12 @@ struct Invariant {
   // kTransition: does it hold on the step from `before` to `after`?
   bool (*holds_on)(const OutboxModel& model, const State& before,
                    const State& after) = nullptr;
+  // kSafety and kTransition: the cells it reads, for partial-order
+  // reduction: StateReadBits of the groups of family `needs`, and the
+  // outbox rows or the broker's offered counts.
+  std::uint8_t group_reads = 0;
+  bool reads_rows = false;
+  bool reads_offered = false;
 };
 
 // "safety", "transition", "at rest": the kind in a sentence or a listing.

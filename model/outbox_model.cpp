@@ -911,6 +911,10 @@ void OutboxModel::Successors(const State& s,
 bool OutboxModel::ReducedSuccessors(const State& s,
                                     std::vector<std::pair<Action, State>>& out,
                                     PartialOrderScratch& scratch) const {
+  if (!partial_order_.applies()) {
+    Successors(s, out);
+    return false;
+  }
   const std::vector<PartialOrder::Transition>& transitions =
       partial_order_.transitions();
   scratch.enabled.assign(partial_order_.Words(), 0);
@@ -920,7 +924,7 @@ bool OutboxModel::ReducedSuccessors(const State& s,
       scratch.enabled[t >> 6] |= std::uint64_t{1} << (t & 63);
     }
   }
-  if (!partial_order_.applies() || !partial_order_.Choose(s, scratch)) {
+  if (!partial_order_.Choose(s, scratch)) {
     Successors(s, out);
     return false;
   }

@@ -58,6 +58,8 @@ class CellSet {
 // The tables of a group's cells for one event, in the order of the
 // kReads* bits after kReadsReady.
 enum Field { kEffects, kInbox, kLedger, kSent, kFields };
+static_assert(kReadsEffects == 2u << kEffects && kReadsInbox == 2u << kInbox &&
+              kReadsLedger == 2u << kLedger && kReadsSent == 2u << kSent);
 
 // What one step of a strategy reads and writes of the group's cells for
 // the event: fields and whether it touches the key cells and the declared
@@ -100,10 +102,8 @@ StepFootprint FootprintOf(const Group& g, int step) {
       }
       break;
     case Strategy::kProjectionLww:
-    case Strategy::kCacheInvalidate:
-      f.key_writes = f.key_reads = true;
-      break;
     case Strategy::kProjectionMonotonic:
+    case Strategy::kCacheInvalidate:
       f.key_writes = f.key_reads = true;
       break;
     case Strategy::kNotificationLedgerThenSend:
