@@ -94,19 +94,48 @@ class Parser : public ExpressionParser {
   }
 
  private:
-  // Domain d >= 1 for a text attribute, added on first use.
-  int AttributeDomain(std::string_view attribute) {
-    auto it =
-        std::find(out_.attributes.begin(), out_.attributes.end(), attribute);
-    if (it != out_.attributes.end()) {
-      return 1 + static_cast<int>(it - out_.attributes.begin());
+  // Domain d >= 1 for a domain of text values (an account, a key), added
+  // on first use. The attributes holding its values count as read.
+  int DomainIndex(std::string_view domain) {
+    auto it = std::find(out_.domains.begin(), out_.domains.end(), domain);
+    if (it != out_.domains.end()) {
+      return 1 + static_cast<int>(it - out_.domains.begin());
     }
-    if (out_.attributes.size() + 1 >= static_cast<std::size_t>(kMaxDomains)) {
+    if (out_.domains.size() + 1 >= static_cast<std::size_t>(kMaxDomains)) {
+      throw ExprFailure{0, "too many domains in one expression"};
+    }
+    out_.domains.emplace_back(domain);
+    out_.domain_sizes.push_back(
+        static_cast<int>(DomainValues(config_, domain).size()));
+    for (const std::string& a : DomainAttributes(config_, domain)) {
+      if (std::find(out_.attributes.begin(), out_.attributes.end(), a) ==
+          out_.attributes.end()) {
+        out_.attributes.push_back(a);
+      }
+    }
+    return static_cast<int>(out_.domains.size());
+  }
+
+  // `event.A` for a text attribute: its index in text_reads (A's value per
+  // event, as an index among its domain's values).
+  int TextRead(std::string_view attribute) {
+    const int domain = DomainIndex(DomainOf(config_, attribute));
+    auto it =
+        std::find(out_.text_reads.begin(), out_.text_reads.end(), attribute);
+    if (it != out_.text_reads.end()) {
+      return static_cast<int>(it - out_.text_reads.begin());
+    }
+    if (out_.text_reads.size() >= static_cast<std::size_t>(UINT8_MAX)) {
       throw ExprFailure{0, "too many attributes in one expression"};
     }
-    out_.attributes.emplace_back(attribute);
-    const std::vector<std::string> values = AttributeValues(config_, attribute);
-    out_.domain_sizes.push_back(static_cast<int>(values.size()));
+    out_.text_reads.emplace_back(attribute);
+    out_.text_domain.push_back(domain);
+    if (std::find(out_.attributes.begin(), out_.attributes.end(), attribute) ==
+        out_.attributes.end()) {
+      out_.attributes.emplace_back(attribute);
+    }
+    const std::vector<std::string> values =
+        DomainValues(config_, DomainOf(config_, attribute));
     std::vector<std::int16_t> of;
     for (const Event& e : config_.events) {
       const std::optional<std::string> v = TextAttribute(e, attribute);
@@ -117,11 +146,13 @@ class Parser : public ExpressionParser {
                        : static_cast<std::int16_t>(at - values.begin()));
     }
     out_.text_of.push_back(std::move(of));
-    return static_cast<int>(out_.attributes.size());
+    return static_cast<int>(out_.text_reads.size()) - 1;
   }
 
   bool KnownText(std::string_view attribute) const {
-    if (attribute == "key" || attribute == "account" || attribute == "type") {
+    if (attribute == "key" || attribute == "account" || attribute == "type" ||
+        DomainOf(config_, attribute) != attribute ||
+        DomainAttributes(config_, attribute).size() > 1) {
       return true;
     }
     return std::any_of(config_.events.begin(), config_.events.end(),
@@ -143,18 +174,23 @@ class Parser : public ExpressionParser {
                         ExprType::Text(0)};
     }
     if (word.size() < 2 || word.back() != 's') return std::nullopt;
-    const std::string_view attribute = word.substr(0, word.size() - 1);
-    if (!KnownText(attribute)) return std::nullopt;
-    const int d = AttributeDomain(attribute);
+    const std::string_view domain = word.substr(0, word.size() - 1);
+    // A domain: not an attribute placed in another one (`froms`).
+    if (!KnownText(domain) || DomainOf(config_, domain) != domain) {
+      return std::nullopt;
+    }
+    const int d = DomainIndex(domain);
     return ExprDomain{d, out_.domain_sizes[static_cast<std::size_t>(d)],
-                      std::string(attribute), ExprType::Text(d)};
+                      std::string(domain), ExprType::Text(d)};
   }
   ExprRange LeafRange(const ExprNode& n) const override {
     if (n.op == kVar) {
       return {-1, out_.domain_sizes[n.a]};
     }
     if (n.op == kEventText) {
-      return {-1, out_.domain_sizes[n.a]};
+      return {
+          -1,
+          out_.domain_sizes[static_cast<std::size_t>(out_.text_domain[n.a])]};
     }
     if (n.op == kEventNumber) {
       const std::vector<std::int64_t>& of = out_.number_of[n.a];
@@ -183,7 +219,7 @@ class Parser : public ExpressionParser {
     for (const Event& e : config_.events) {
       if (e.account) words.push_back("accounts");
       for (const EventAttribute& a : e.attributes) {
-        if (a.text) words.push_back(a.name + "s");
+        if (a.text) words.push_back(DomainOf(config_, a.name) + "s");
       }
     }
     std::vector<std::string> unique;
@@ -226,8 +262,8 @@ class Parser : public ExpressionParser {
           out_.named_events.push_back(index);
         }
       } else {
-        const std::vector<std::string> values = AttributeValues(
-            config_, out_.attributes[static_cast<std::size_t>(l.domain - 1)]);
+        const std::vector<std::string> values = DomainValues(
+            config_, out_.domains[static_cast<std::size_t>(l.domain - 1)]);
         for (std::size_t v = 0; v < values.size(); ++v) {
           if (values[v] == l.text) index = static_cast<int>(v);
         }
@@ -236,10 +272,9 @@ class Parser : public ExpressionParser {
                                                     values.end());
           throw ExprFailure{
               l.offset,
-              fmt::format(
-                  "no event has {} \"{}\"{}",
-                  out_.attributes[static_cast<std::size_t>(l.domain - 1)],
-                  l.text, DidYouMean(l.text, views))};
+              fmt::format("no event has {} \"{}\"{}",
+                          out_.domains[static_cast<std::size_t>(l.domain - 1)],
+                          l.text, DidYouMean(l.text, views))};
         }
       }
       if (index < 0) {
@@ -390,8 +425,8 @@ class Parser : public ExpressionParser {
     if (KnownText(attribute)) {
       ExprNode n;
       n.op = kEventText;
-      n.a = static_cast<std::uint8_t>(AttributeDomain(attribute));
-      return {Push(n), ExprType::Text(n.a)};
+      n.a = static_cast<std::uint8_t>(TextRead(attribute));
+      return {Push(n), ExprType::Text(out_.text_domain[n.a])};
     }
     throw ExprFailure{
         name.offset,
@@ -476,7 +511,7 @@ class Parser : public ExpressionParser {
       if (at < static_cast<int>(std::size(kGroupCells))) {
         n.a = static_cast<std::uint8_t>(kReady + at);
         boolean = IsBoolCell(n.a);
-        if (IsKeyCell(n.a)) domain = AttributeDomain("key");
+        if (IsKeyCell(n.a)) domain = DomainIndex("key");
       } else {
         const int table = at - static_cast<int>(std::size(kGroupCells));
         const UserTable& t = program->tables[static_cast<std::size_t>(table)];
@@ -486,8 +521,8 @@ class Parser : public ExpressionParser {
           if (l.group == group && l.table == table) n.value = l.first;
         }
         if (t.by >= 0) {
-          domain = AttributeDomain(
-              program->text_attributes[static_cast<std::size_t>(t.by)]);
+          domain =
+              DomainIndex(program->domains[static_cast<std::size_t>(t.by)]);
         }
       }
     }
@@ -495,7 +530,7 @@ class Parser : public ExpressionParser {
     const ExprToken index_token = Peek();
     const std::string wanted =
         domain == 0 ? std::string("an event")
-                    : out_.attributes[static_cast<std::size_t>(domain - 1)];
+                    : out_.domains[static_cast<std::size_t>(domain - 1)];
     if (index_token.kind == ExprToken::Kind::kName &&
         index_token.text == "event" && Bound("event") == nullptr) {
       throw ExprFailure{index_token.offset,
@@ -512,14 +547,13 @@ class Parser : public ExpressionParser {
                           "an aggregate over events, such as all(events, "
                           "...), or an event's name in quotes",
                           cell)
-            : fmt::format(
-                  "'{}' is indexed by {}: write [{}] inside "
-                  "all({}s, ...), [event.{}] inside all(events, ...), "
-                  "or a value in quotes",
-                  cell, wanted,
-                  out_.attributes[static_cast<std::size_t>(domain - 1)],
-                  out_.attributes[static_cast<std::size_t>(domain - 1)],
-                  out_.attributes[static_cast<std::size_t>(domain - 1)]));
+            : fmt::format("'{}' is indexed by {}: write [{}] inside "
+                          "all({}s, ...), [event.{}] inside all(events, ...), "
+                          "or a value in quotes",
+                          cell, wanted,
+                          out_.domains[static_cast<std::size_t>(domain - 1)],
+                          out_.domains[static_cast<std::size_t>(domain - 1)],
+                          out_.domains[static_cast<std::size_t>(domain - 1)]));
     Expect("]", "to close the index");
     n.lhs = index.first;
     return {Push(n), boolean ? ExprType::Bool() : ExprType::Int()};
@@ -550,7 +584,7 @@ struct Context {
   std::int64_t Leaf(const ExprNode& n) {
     if (n.op == kVar) return binding[n.a];
     if (n.op == kEventText) {
-      return x.text_of[static_cast<std::size_t>(n.a - 1)]
+      return x.text_of[static_cast<std::size_t>(n.a)]
                       [static_cast<std::size_t>(binding[0])];
     }
     if (n.op == kEventNumber) {
@@ -732,7 +766,10 @@ bool CompileInvariantExpression(const Config& config, InvariantExpression& out,
   out.nodes.clear();
   out.roots.clear();
   out.attributes.clear();
+  out.domains.clear();
   out.domain_sizes.assign(1, static_cast<int>(config.events.size()));
+  out.text_reads.clear();
+  out.text_domain.clear();
   out.text_of.clear();
   out.numbers.clear();
   out.number_of.clear();

@@ -44,11 +44,16 @@ struct InvariantExpression {
   std::vector<std::string> groups;
   std::vector<ExprNode> nodes;
   std::vector<int> roots;  // one per group checked (or one)
-  // Domains of aggregates: 0 is the events; d >= 1 the values of text
-  // attribute attributes[d - 1] (AttributeValues order).
-  std::vector<std::string> attributes;
+  // Domains of aggregates and indices: 0 is the events; d >= 1 the values
+  // of domains[d - 1] (DomainValues order).
+  std::vector<std::string> domains;
   std::vector<int> domain_sizes;  // per domain
-  // Per text attribute, per event: the index of its value, or -1.
+  // The event attributes it reads, or whose domain it ranges over.
+  std::vector<std::string> attributes;
+  // Per text attribute read as event.A (text_reads[t]): its domain, and per
+  // event the index of its value among the domain's, or -1.
+  std::vector<std::string> text_reads;
+  std::vector<int> text_domain;
   std::vector<std::vector<std::int16_t>> text_of;
   // Per number attribute read (numbers[n]), per event: its value.
   std::vector<std::string> numbers;

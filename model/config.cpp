@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/closest_name.h"
 #include "model/fault_budgets.h"
 #include "model/relay_styles.h"
 #include "model/timing.h"
@@ -307,16 +308,103 @@ Status CheckDeclaredTables(const Config& config) {
         }
       }
     }
+    // Every strategy reads an attribute as a value of the domain the whole
+    // scenario gives it.
+    for (std::size_t a = 0; a < p.text_attributes.size(); ++a) {
+      const std::string& domain =
+          p.domains[static_cast<std::size_t>(p.text_domain[a])];
+      if (DomainOf(config, p.text_attributes[a]) != domain) {
+        return Status::Error(fmt::format(
+            "groups[{}].strategy: {} reads event.{} as a value of '{}', but "
+            "another strategy of the scenario places '{}' in the domain "
+            "'{}'; an attribute holds values of one domain",
+            g + 1, StrategyLabel(group), p.text_attributes[a], domain,
+            p.text_attributes[a], DomainOf(config, p.text_attributes[a])));
+      }
+    }
+    for (const std::string& domain : p.domains) {
+      if (DomainOf(config, domain) != domain) {
+        return Status::Error(fmt::format(
+            "groups[{}].strategy: {} has a table by '{}', but another "
+            "strategy of the scenario places '{}' in the domain '{}'; write "
+            "by = \"{}\"",
+            g + 1, StrategyLabel(group), domain, domain,
+            DomainOf(config, domain), DomainOf(config, domain)));
+      }
+      const std::size_t values = DomainValues(config, domain).size();
+      if (values > static_cast<std::size_t>(kMaxDomainValues)) {
+        return Status::Error(fmt::format(
+            "events: the events name {} values of '{}', which {} reads; a "
+            "domain has at most {}",
+            values, domain, StrategyLabel(group), kMaxDomainValues));
+      }
+    }
     for (std::size_t t = 0; t < p.tables.size(); ++t) {
       const UserTable& table = p.tables[t];
       cells +=
           table.by < 0
               ? static_cast<int>(config.events.size())
               : static_cast<int>(
-                    AttributeValues(
-                        config,
-                        p.text_attributes[static_cast<std::size_t>(table.by)])
+                    DomainValues(config,
+                                 p.domains[static_cast<std::size_t>(table.by)])
                         .size());
+    }
+    // Starting values: a declared table, a value of its domain (or an
+    // event), a value its cell holds.
+    for (std::size_t i = 0; i < group.initial.size(); ++i) {
+      const InitialValue& v = group.initial[i];
+      const std::string field =
+          fmt::format("initial.{}.{}.{}", group.name, v.table, v.at);
+      auto table =
+          std::find_if(p.tables.begin(), p.tables.end(),
+                       [&](const UserTable& t) { return t.name == v.table; });
+      if (table == p.tables.end()) {
+        std::vector<std::string_view> names;
+        for (const UserTable& t : p.tables) names.push_back(t.name);
+        std::string hint = DidYouMean(v.table, names);
+        if (hint.empty()) {
+          hint =
+              names.empty()
+                  ? fmt::format("; {} declares no tables", StrategyLabel(group))
+                  : fmt::format("; its tables are {}", fmt::join(names, ", "));
+        }
+        return Status::Error(fmt::format(
+            "initial.{}.{}: group '{}' has no declared table '{}'{}",
+            group.name, v.table, group.name, v.table, hint));
+      }
+      std::vector<std::string> keys;
+      if (table->by < 0) {
+        for (const Event& e : config.events) keys.push_back(e.name);
+      } else {
+        keys = DomainValues(config,
+                            p.domains[static_cast<std::size_t>(table->by)]);
+      }
+      if (std::find(keys.begin(), keys.end(), v.at) == keys.end()) {
+        const std::vector<std::string_view> views(keys.begin(), keys.end());
+        std::string hint = DidYouMean(v.at, views);
+        if (hint.empty()) {
+          hint = fmt::format("; they are {}", fmt::join(keys, ", "));
+        }
+        return Status::Error(fmt::format(
+            "{}: no event {} '{}'{}", field,
+            table->by < 0
+                ? std::string("is named")
+                : fmt::format("has the {}",
+                              p.domains[static_cast<std::size_t>(table->by)]),
+            v.at, hint));
+      }
+      if (table->row ? (v.value != 0 && v.value != 1)
+                     : (v.value < INT16_MIN || v.value > INT16_MAX)) {
+        return Status::Error(fmt::format(
+            "{}: {} is out of range; {}", field, v.value,
+            table->row ? "a row starts present (true) or not (false)"
+                       : "a number cell holds -32768..32767"));
+      }
+      for (std::size_t j = 0; j < i; ++j) {
+        if (group.initial[j].table == v.table && group.initial[j].at == v.at) {
+          return Status::Error(fmt::format("{}: given twice", field));
+        }
+      }
     }
     const int bound = UserNumberBound(config, static_cast<int>(g));
     if (bound > 32767) {
@@ -382,12 +470,71 @@ std::vector<std::string> AttributeValues(const Config& config,
   return values;
 }
 
+std::string DomainOf(const Config& config, std::string_view attribute) {
+  for (const Group& g : config.groups) {
+    if (!g.declared) continue;
+    const std::string_view domain = DomainOfAttribute(*g.declared, attribute);
+    if (domain != attribute) return std::string(domain);
+  }
+  return std::string(attribute);
+}
+
+std::vector<std::string> DomainAttributes(const Config& config,
+                                          std::string_view domain) {
+  std::vector<std::string> out{std::string(domain)};
+  for (const Group& g : config.groups) {
+    if (!g.declared) continue;
+    for (const DeclaredDomain& d : g.declared->declared_domains) {
+      if (d.name != domain) continue;
+      for (const std::string& a : d.attributes) {
+        if (std::find(out.begin(), out.end(), a) == out.end()) {
+          out.push_back(a);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> DomainValues(const Config& config,
+                                      std::string_view domain) {
+  const std::vector<std::string> attributes = DomainAttributes(config, domain);
+  std::vector<std::string> values;
+  for (const Event& e : config.events) {
+    for (const std::string& a : attributes) {
+      const std::optional<std::string> v = TextAttribute(e, a);
+      if (v && std::find(values.begin(), values.end(), *v) == values.end()) {
+        values.push_back(*v);
+      }
+    }
+  }
+  return values;
+}
+
+std::vector<std::int16_t> EventValueIndices(const Config& config,
+                                            const HandlerProgram& p,
+                                            const Event& e) {
+  std::vector<std::int16_t> out;
+  for (std::size_t a = 0; a < p.text_attributes.size(); ++a) {
+    const std::vector<std::string> values = DomainValues(
+        config, p.domains[static_cast<std::size_t>(p.text_domain[a])]);
+    const std::optional<std::string> v = TextAttribute(e, p.text_attributes[a]);
+    const auto at =
+        v ? std::find(values.begin(), values.end(), *v) : values.end();
+    out.push_back(at == values.end()
+                      ? std::int16_t{-1}
+                      : static_cast<std::int16_t>(at - values.begin()));
+  }
+  return out;
+}
+
 std::vector<UserTableLayout> UserTableLayouts(const Config& config) {
   std::vector<UserTableLayout> out;
   int first = 0;
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
-    if (!config.groups[g].declared) continue;
-    const HandlerProgram& p = *config.groups[g].declared;
+    const Group& group = config.groups[g];
+    if (!group.declared) continue;
+    const HandlerProgram& p = *group.declared;
     for (std::size_t t = 0; t < p.tables.size(); ++t) {
       UserTableLayout l;
       l.group = static_cast<int>(g);
@@ -396,22 +543,19 @@ std::vector<UserTableLayout> UserTableLayouts(const Config& config) {
       l.by_event = p.tables[t].by < 0;
       l.row = p.tables[t].row;
       if (l.by_event) {
-        l.size = static_cast<int>(config.events.size());
-        for (std::size_t e = 0; e < config.events.size(); ++e) {
-          l.slot.push_back(static_cast<std::uint16_t>(first + e));
-        }
+        for (const Event& e : config.events) l.names.push_back(e.name);
       } else {
-        const std::string& attribute =
-            p.text_attributes[static_cast<std::size_t>(p.tables[t].by)];
-        const std::vector<std::string> values =
-            AttributeValues(config, attribute);
-        l.size = static_cast<int>(values.size());
-        for (const Event& e : config.events) {
-          const std::optional<std::string> v = TextAttribute(e, attribute);
-          const auto at =
-              v ? std::find(values.begin(), values.end(), *v) : values.end();
-          l.slot.push_back(static_cast<std::uint16_t>(
-              first + (at == values.end() ? 0 : at - values.begin())));
+        l.names = DomainValues(
+            config, p.domains[static_cast<std::size_t>(p.tables[t].by)]);
+      }
+      l.size = static_cast<int>(l.names.size());
+      l.initial.assign(l.names.size(), 0);
+      for (const InitialValue& v : group.initial) {
+        if (v.table != p.tables[t].name) continue;
+        auto at = std::find(l.names.begin(), l.names.end(), v.at);
+        if (at != l.names.end()) {
+          l.initial[static_cast<std::size_t>(at - l.names.begin())] =
+              static_cast<std::int16_t>(v.value);
         }
       }
       first += l.size;
@@ -472,10 +616,16 @@ int UserNumberBound(const Config& config, int group) {
       }
     }
   }
-  // Every copy of every event may land on one cell (a table per account).
+  // Every copy of every event may land on one cell (a table per account),
+  // from the largest starting value.
+  std::int64_t start = 0;
+  for (const InitialValue& v : g.initial) {
+    start = std::max<std::int64_t>(start, v.value < 0 ? -v.value : v.value);
+  }
   const std::int64_t bound =
-      sets + changes * CopyBound(config) *
-                 static_cast<std::int64_t>(config.events.size());
+      std::max<std::int64_t>(sets, start) +
+      changes * CopyBound(config) *
+          static_cast<std::int64_t>(config.events.size());
   return static_cast<int>(std::min<std::int64_t>(bound, 1 << 30));
 }
 

@@ -122,6 +122,16 @@ std::string OwnAttributesText(const Event& e);
 // units of their greatest common divisor.
 using Seconds = std::int64_t;
 
+// A starting value of a declared table's cell (scenarios/FORMAT.md,
+// `[initial]`): the cell of `table` at `at` (a value of the table's domain,
+// or an event's name for a table by event) starts at `value` instead of 0.
+struct InitialValue {
+  std::string table;
+  std::string at;
+  std::int64_t value = 0;
+  bool operator==(const InitialValue&) const = default;
+};
+
 struct Group {
   std::string name;
   Strategy strategy = Strategy::kCreditNaive;
@@ -143,6 +153,8 @@ struct Group {
   std::optional<Seconds> idempotency_key_window{};
   // Set exactly when strategy == kDeclared: the compiled declared strategy.
   std::optional<HandlerProgram> declared = std::nullopt;
+  // Starting values of the declared tables' cells, in the file's order.
+  std::vector<InitialValue> initial{};
   bool operator==(const Group&) const = default;
 };
 
@@ -358,9 +370,28 @@ std::vector<std::string> Keys(const Config& config);
 std::vector<std::string> AttributeValues(const Config& config,
                                          std::string_view attribute);
 
+// The domain whose values text attribute `attribute` holds: the domain a
+// declared strategy's `[domains]` places it in, else the attribute itself
+// (scenarios/strategies/LANGUAGE.md, "Domains").
+std::string DomainOf(const Config& config, std::string_view attribute);
+// The attributes holding values of `domain`: the one named like it, then
+// those the strategies' `[domains]` list, in order of first listing.
+std::vector<std::string> DomainAttributes(const Config& config,
+                                          std::string_view domain);
+// The distinct values of `domain` over the events, in order of first
+// appearance (per event, in DomainAttributes order).
+std::vector<std::string> DomainValues(const Config& config,
+                                      std::string_view domain);
+// Per text attribute of `p`: event `e`'s value's index among its domain's
+// values (DomainValues), or -1 when the event does not carry it.
+std::vector<std::int16_t> EventValueIndices(const Config& config,
+                                            const HandlerProgram& p,
+                                            const Event& e);
+
 // Where the tables declared by strategy files live in State::user: each
 // declared table of each group has `size` cells from `first`, one per event
-// or one per value of its attribute; `slot[e]` is event e's cell.
+// or one per value of its domain (DomainValues order); `initial` holds each
+// cell's starting value.
 struct UserTableLayout {
   int group = 0;
   int table = 0;  // index in the group's HandlerProgram::tables
@@ -368,7 +399,9 @@ struct UserTableLayout {
   int size = 0;
   bool by_event = false;
   bool row = false;
-  std::vector<std::uint16_t> slot;  // per event: an index into State::user
+  std::vector<std::int16_t> initial;  // per cell
+  // The names of the cells' indices: events' or the domain's values.
+  std::vector<std::string> names;
 };
 std::vector<UserTableLayout> UserTableLayouts(const Config& config);
 inline constexpr int kMaxUserCells = 64;

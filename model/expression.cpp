@@ -251,7 +251,7 @@ ExpressionParser::Typed ExpressionParser::Binary(ExprOp op, Typed l, Typed r,
         wanted = "booleans";
         break;
       case ExprType::Kind::kText:
-        wanted = "values of one attribute";
+        wanted = "values of one domain";
         break;
     }
     throw ExprFailure{
@@ -320,9 +320,11 @@ ExpressionParser::Typed ExpressionParser::Compare() {
     if ((op == ExprOp::kEq || op == ExprOp::kNe) &&
         l.second.kind == ExprType::Kind::kText &&
         r.second.kind == ExprType::Kind::kText) {
-      throw ExprFailure{at, fmt::format("'{}' compares values of one "
-                                        "attribute; these are values of two",
-                                        text)};
+      throw ExprFailure{
+          at, fmt::format("'{}' compares values of one domain; these are "
+                          "values of two (a strategy's [domains] puts "
+                          "attributes in one domain)",
+                          text)};
     }
     return Binary(op, l, r, ExprType::Int(), ExprType::Bool(), text, at);
   }

@@ -64,6 +64,7 @@ std::string_view FamilyWord(StrategyFamily f) {
 struct Target {
   HandlerTable table = HandlerTable::kEffects;
   int user = -1;
+  int index = -1;  // a user table by domain: the index's node
   bool row() const { return user >= 0 ? row_user : IsRowTable(table); }
   bool row_user = false;
 };
@@ -116,7 +117,9 @@ class Compiler : public ExpressionParser {
     for (std::size_t l = 0; l < p_.locals.size(); ++l) {
       if (carried_[l]) {
         p_.memo_bit[l] = static_cast<std::int8_t>(p_.memo_bits);
-        p_.memo_bits += p_.local_is_int[l] ? 16 : 1;
+        p_.memo_bits += p_.local_is_int[l]        ? 16
+                        : p_.local_domain[l] >= 0 ? 8
+                                                  : 1;
       }
     }
     if (stops_handler_before_last_) {
@@ -161,7 +164,7 @@ class Compiler : public ExpressionParser {
                                     t.text)};
     }
     if (attribute == "key" || attribute == "account" || attribute == "type" ||
-        attribute == "name") {
+        attribute == "name" || DomainOfText(attribute) >= 0) {
       throw ExprFailure{
           t.offset,
           fmt::format("event.{} is text; a handler uses text attributes to "
@@ -170,6 +173,55 @@ class Compiler : public ExpressionParser {
                       attribute, attribute)};
     }
     return Index(p_.number_attributes, attribute);
+  }
+
+  // The domain (an index into p_.domains) whose values text attribute
+  // `attribute` holds, or -1 when the handler reads it as a number: a
+  // member of a declared domain, a domain's own name, key or account.
+  int DomainOfText(std::string_view attribute) const {
+    const std::string_view domain = DomainOfAttribute(p_, attribute);
+    const bool text =
+        domain != attribute || attribute == "key" || attribute == "account" ||
+        std::find(p_.domains.begin(), p_.domains.end(), attribute) !=
+            p_.domains.end() ||
+        std::any_of(
+            p_.declared_domains.begin(), p_.declared_domains.end(),
+            [&](const DeclaredDomain& d) { return d.name == attribute; });
+    if (!text) return -1;
+    auto it = std::find(p_.domains.begin(), p_.domains.end(), domain);
+    return it == p_.domains.end() ? static_cast<int>(p_.domains.size())
+                                  : static_cast<int>(it - p_.domains.begin());
+  }
+
+  // `event.NAME` read as a value of its domain: a kText node.
+  Typed TextValue(const ExprToken& t, std::string_view attribute) {
+    const int domain = Index(p_.domains, DomainOfAttribute(p_, attribute));
+    auto it = std::find(p_.text_attributes.begin(), p_.text_attributes.end(),
+                        attribute);
+    if (it == p_.text_attributes.end()) {
+      p_.text_attributes.emplace_back(attribute);
+      p_.text_domain.push_back(static_cast<std::int8_t>(domain));
+      it = p_.text_attributes.end() - 1;
+    }
+    ExprNode n;
+    n.op = handler_op::kText;
+    n.a = static_cast<std::uint8_t>(it - p_.text_attributes.begin());
+    return {Push(n, t.offset), ExprType::Text(domain)};
+  }
+
+  // The words a value of domain `d` is written with, for hints:
+  // "event.account" or "event.from, event.to".
+  std::string DomainValueWords(int d) const {
+    const std::string& name = p_.domains[static_cast<std::size_t>(d)];
+    for (const DeclaredDomain& dd : p_.declared_domains) {
+      if (dd.name == name) {
+        std::vector<std::string> words;
+        for (const std::string& a : dd.attributes)
+          words.push_back("event." + a);
+        return fmt::format("{}", fmt::join(words, ", "));
+      }
+    }
+    return "event." + name;
   }
 
   // TABLE '[' index ']' at the current token; records the family.
@@ -182,25 +234,49 @@ class Compiler : public ExpressionParser {
       target.row_user = t.row;
       Expect("[", fmt::format("after table '{}'", name.text));
       const ExprToken index = Peek();
-      const std::string wanted =
-          t.by < 0
-              ? std::string("event")
-              : "event." + p_.text_attributes[static_cast<std::size_t>(t.by)];
-      const bool key_alias =
-          t.by >= 0 &&
-          p_.text_attributes[static_cast<std::size_t>(t.by)] == "key" &&
-          index.text == "key";
-      if (index.kind != ExprToken::Kind::kName ||
-          (index.text != wanted && !key_alias)) {
-        throw ExprFailure{
+      const std::string domain =
+          t.by < 0 ? std::string("event")
+                   : p_.domains[static_cast<std::size_t>(t.by)];
+      const bool has_members =
+          t.by >= 0 && DomainValueWords(t.by) != "event." + domain;
+      const std::string wanted = t.by < 0 ? std::string("event")
+                                 : has_members
+                                     ? DomainValueWords(t.by).substr(
+                                           0, DomainValueWords(t.by).find(','))
+                                     : "event." + domain;
+      const auto wrong = [&] {
+        return ExprFailure{
             index.offset,
-            fmt::format(
-                "table '{}' has a cell per {}; write {}[{}]", name.text,
-                t.by < 0 ? std::string("event")
-                         : p_.text_attributes[static_cast<std::size_t>(t.by)],
-                name.text, wanted)};
+            has_members
+                ? fmt::format("table '{}' has a cell per {}; write {}[{}], or "
+                              "another {} ({} or a local set to one)",
+                              name.text, domain, name.text, wanted, domain,
+                              DomainValueWords(t.by))
+                : fmt::format("table '{}' has a cell per {}; write {}[{}]",
+                              name.text, domain, name.text, wanted)};
+      };
+      if (t.by < 0 ||
+          (domain == "key" && index.kind == ExprToken::Kind::kName &&
+           index.text == "key")) {
+        if (index.kind != ExprToken::Kind::kName ||
+            index.text != (t.by < 0 ? "event" : "key")) {
+          throw wrong();
+        }
+        Next();
+        if (t.by >= 0) target.index = TextValue(index, "key").first;
+      } else {
+        // `event`, or a bare word that is no local set so far (`account`
+        // for `event.account`), is a slip the hint corrects.
+        if (index.kind == ExprToken::Kind::kName &&
+            (index.text == "event" ||
+             (index.text.find('.') == std::string::npos &&
+              !IsSetLocal(index.text)))) {
+          throw wrong();
+        }
+        const Typed value = Expr();
+        if (!(value.second == ExprType::Text(t.by))) throw wrong();
+        target.index = value.first;
       }
-      Next();
       Expect("]", fmt::format("after {}[{}", name.text, index.text));
       return target;
     }
@@ -269,22 +345,38 @@ class Compiler : public ExpressionParser {
                        : std::string(HandlerTableName(t.table));
   }
 
-  int Local(std::string_view name, bool is_int) {
+  bool IsSetLocal(std::string_view name) const {
+    auto it = std::find(p_.locals.begin(), p_.locals.end(), name);
+    return it != p_.locals.end() &&
+           set_before_[static_cast<std::size_t>(it - p_.locals.begin())];
+  }
+
+  std::string LocalTypeWords(bool is_int, int domain) const {
+    if (is_int) return "an integer";
+    if (domain >= 0) {
+      return fmt::format("a value of {}",
+                         p_.domains[static_cast<std::size_t>(domain)]);
+    }
+    return "a boolean";
+  }
+
+  int Local(std::string_view name, bool is_int, int domain = -1) {
     auto it = std::find(p_.locals.begin(), p_.locals.end(), name);
     if (it != p_.locals.end()) {
       const auto l = static_cast<std::size_t>(it - p_.locals.begin());
-      if (p_.local_is_int[l] != is_int) {
+      if (p_.local_is_int[l] != is_int || p_.local_domain[l] != domain) {
         throw ExprFailure{
-            0,
-            fmt::format("local '{}' was {} and is now set to {}; a local "
-                        "keeps one type",
-                        name, p_.local_is_int[l] ? "an integer" : "a boolean",
-                        is_int ? "an integer" : "a boolean")};
+            0, fmt::format(
+                   "local '{}' was {} and is now set to {}; a local "
+                   "keeps one type",
+                   name, LocalTypeWords(p_.local_is_int[l], p_.local_domain[l]),
+                   LocalTypeWords(is_int, domain))};
       }
       return static_cast<int>(l);
     }
     p_.locals.emplace_back(name);
     p_.local_is_int.push_back(is_int);
+    p_.local_domain.push_back(static_cast<std::int8_t>(domain));
     first_set_.push_back(-1);
     local_range_.push_back({});
     carried_.push_back(false);
@@ -433,10 +525,14 @@ class Compiler : public ExpressionParser {
               user >= 0
                   ? (p_.tables[static_cast<std::size_t>(user)].by < 0
                          ? std::string("event")
-                         : "event." +
-                               p_.text_attributes[static_cast<std::size_t>(
-                                   p_.tables[static_cast<std::size_t>(user)]
-                                       .by)])
+                         : DomainValueWords(
+                               p_.tables[static_cast<std::size_t>(user)].by)
+                               .substr(
+                                   0,
+                                   DomainValueWords(
+                                       p_.tables[static_cast<std::size_t>(user)]
+                                           .by)
+                                       .find(',')))
               : IsKeyTable(*FindTable(first.text)) ? std::string("key")
                                                    : std::string("event"))};
     }
@@ -459,14 +555,9 @@ class Compiler : public ExpressionParser {
       InsertInto(st);
     } else {
       auto [node, type] = Expr();
-      if (type.kind == ExprType::Kind::kText) {
-        throw ExprFailure{first.offset,
-                          fmt::format("local '{}' would hold text; locals "
-                                      "hold booleans and integers",
-                                      first.text)};
-      }
       try {
-        local = Local(first.text, type == ExprType::Int());
+        local = Local(first.text, type == ExprType::Int(),
+                      type.kind == ExprType::Kind::kText ? type.domain : -1);
       } catch (ExprFailure& f) {
         f.offset = first.offset;
         throw;
@@ -512,6 +603,7 @@ class Compiler : public ExpressionParser {
     }
     st.table = t.table;
     st.user = static_cast<std::int8_t>(t.user);
+    st.index = t.index;
     Wrote(t);
   }
 
@@ -521,6 +613,7 @@ class Compiler : public ExpressionParser {
     const Target t = ParseTarget();
     st.table = t.table;
     st.user = static_cast<std::int8_t>(t.user);
+    st.index = t.index;
     Wrote(t);
     if (IsPunct("+=") || IsPunct("-=")) {
       const bool add = IsPunct("+=");
@@ -586,6 +679,7 @@ class Compiler : public ExpressionParser {
   ExprRange LeafRange(const ExprNode& n) const override {
     if (n.op == handler_op::kLocal) {
       const auto l = static_cast<std::size_t>(n.value);
+      if (p_.local_domain[l] >= 0) return {0, kMaxDomainValues - 1};
       if (!p_.local_is_int[l]) return {0, 1};
       const ExprRange& r = local_range_[l];
       return {std::min<std::int64_t>(r.lo, 0), std::max<std::int64_t>(r.hi, 0)};
@@ -596,6 +690,7 @@ class Compiler : public ExpressionParser {
       return {0, t == HandlerTable::kVersion ? UINT16_MAX : UINT8_MAX};
     }
     if (n.op == handler_op::kReadUser) return {INT16_MIN, INT16_MAX};
+    if (n.op == handler_op::kText) return {0, kMaxDomainValues - 1};
     // An event's number attribute: the scenario refuses one a strategy
     // reads outside -10000..10000.
     return {-10000, 10000};
@@ -608,6 +703,11 @@ class Compiler : public ExpressionParser {
                         "numbers and booleans"};
     }
     if (t.text.rfind("event.", 0) == 0) {
+      const std::string_view attribute = std::string_view(t.text).substr(6);
+      if (!attribute.empty() && attribute.find('.') == std::string_view::npos &&
+          DomainOfText(attribute) >= 0) {
+        return TextValue(t, attribute);
+      }
       ExprNode n;
       n.op = handler_op::kNumber;
       n.a = static_cast<std::uint8_t>(NumberAttribute(t));
@@ -620,6 +720,7 @@ class Compiler : public ExpressionParser {
       if (target.user >= 0) {
         n.op = handler_op::kReadUser;
         n.a = static_cast<std::uint8_t>(target.user);
+        n.lhs = target.index;
         return {Push(n), target.row() ? ExprType::Bool() : ExprType::Int()};
       }
       n.op = handler_op::kRead;
@@ -658,8 +759,10 @@ class Compiler : public ExpressionParser {
     ExprNode n;
     n.op = handler_op::kLocal;
     n.value = static_cast<int>(local);
-    return {Push(n),
-            p_.local_is_int[local] ? ExprType::Int() : ExprType::Bool()};
+    return {Push(n), p_.local_is_int[local] ? ExprType::Int()
+                     : p_.local_domain[local] >= 0
+                         ? ExprType::Text(p_.local_domain[local])
+                         : ExprType::Bool()};
   }
 
   HandlerProgram& p_;
@@ -688,10 +791,18 @@ struct StepContext {
       case 1:
         return Read(static_cast<HandlerTable>(n.a));
       case 2:
-        return c.user[c.slots[n.a]];
-      default:
+        return c.user[Cell(n.a, n.lhs)];
+      case 3:
         return c.numbers[n.a];
+      default:
+        return c.values[n.a];
     }
+  }
+  // The cell of user table `table` at index node `index` (-1: the event's).
+  std::size_t Cell(int table, std::int32_t index) const {
+    const std::int64_t at =
+        index < 0 ? c.event : Evaluate(p.nodes, index, *this);
+    return static_cast<std::size_t>(c.table_first[table] + at);
   }
   int Read(HandlerTable t) const {
     switch (t) {
@@ -731,8 +842,22 @@ bool ReservedHandlerName(std::string_view name) {
              std::end(kKeywords);
 }
 
+std::string_view DomainOfAttribute(const HandlerProgram& p,
+                                   std::string_view attribute) {
+  for (const DeclaredDomain& d : p.declared_domains) {
+    if (std::find(d.attributes.begin(), d.attributes.end(), attribute) !=
+        d.attributes.end()) {
+      return d.name;
+    }
+  }
+  return attribute;
+}
+
 int MemoLocal(const HandlerProgram& p, int l, std::uint32_t memo) {
   const int bit = p.memo_bit[static_cast<std::size_t>(l)];
+  if (p.local_domain[static_cast<std::size_t>(l)] >= 0) {
+    return static_cast<int>((memo >> bit) & 0xffu);
+  }
   if (!p.local_is_int[static_cast<std::size_t>(l)]) return (memo >> bit) & 1;
   return static_cast<std::int16_t>(
       static_cast<std::uint16_t>((memo >> bit) & 0xffffu));
@@ -759,7 +884,8 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
         stop_handler = true;
         break;
       }
-      std::int16_t* user = st.user >= 0 ? &c.user[c.slots[st.user]] : nullptr;
+      std::int16_t* user =
+          st.user >= 0 ? &c.user[ctx.Cell(st.user, st.index)] : nullptr;
       switch (st.kind) {
         case Kind::kInsert: {
           bool inserted;
@@ -782,7 +908,8 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
           // The compiler proved the value fits a 16-bit local.
           const auto v =
               static_cast<std::int32_t>(Evaluate(p.nodes, st.value, ctx));
-          locals[st.local] = p.local_is_int[static_cast<std::size_t>(st.local)]
+          const auto l = static_cast<std::size_t>(st.local);
+          locals[st.local] = p.local_is_int[l] || p.local_domain[l] >= 0
                                  ? v
                                  : (v != 0 ? 1 : 0);
           break;
@@ -838,6 +965,8 @@ void RunHandlerStep(const HandlerProgram& p, int step, const HandlerCells& c) {
       const std::uint32_t v =
           p.local_is_int[l]
               ? static_cast<std::uint16_t>(static_cast<std::int16_t>(locals[l]))
+          : p.local_domain[l] >= 0
+              ? static_cast<std::uint32_t>(locals[l] & 0xff)
               : static_cast<std::uint32_t>(locals[l] & 1);
       memo |= v << p.memo_bit[l];
     }

@@ -76,16 +76,26 @@ inline constexpr auto kDurableTableNames = [] {
 std::string_view HandlerTableName(HandlerTable t);
 
 // A table the strategy file declares (`[tables]`): a row (present or not)
-// or a number, per event or per value of an event attribute (an account,
-// an order, a key).
+// or a number, per event or per value of a domain (accounts, orders, keys).
 struct UserTable {
   std::string name;
   bool row = false;  // a row; otherwise a number
-  // -1: one cell per event; otherwise an index into
-  // HandlerProgram::text_attributes: one cell per value of that attribute.
+  // -1: one cell per event; otherwise an index into HandlerProgram::domains:
+  // one cell per value of that domain.
   std::int8_t by = -1;
   bool operator==(const UserTable&) const = default;
 };
+
+// A domain the strategy file declares (`[domains]`): the text attributes
+// whose values are of the domain, besides the attribute named like it.
+struct DeclaredDomain {
+  std::string name;                     // "account"
+  std::vector<std::string> attributes;  // "from", "to"
+  bool operator==(const DeclaredDomain&) const = default;
+};
+// A domain has at most this many values (its value index fits the 8 bits a
+// carried local of the domain takes, and a table's cells are bounded).
+inline constexpr int kMaxDomainValues = 64;
 inline constexpr int kMaxUserTables = 8;
 // Steps of a handler: consume runs the first, each `step` action the next.
 inline constexpr int kMaxHandlerSteps = 4;
@@ -95,10 +105,14 @@ namespace handler_op {
 inline constexpr auto kLocal = ExprOp::kLeaf;  // local `value`
 // A built-in table (`a`: HandlerTable) at the event or its key.
 inline constexpr auto kRead = static_cast<ExprOp>(int(ExprOp::kLeaf) + 1);
-// A user table (`a`: its index) at its cell for the event.
+// A user table (`a`: its index) at the cell its index (`lhs`, a value of
+// its domain; -1 for a table by event: the event's cell) names.
 inline constexpr auto kReadUser = static_cast<ExprOp>(int(ExprOp::kLeaf) + 2);
 // An event's number attribute (`a`: index into number_attributes).
 inline constexpr auto kNumber = static_cast<ExprOp>(int(ExprOp::kLeaf) + 3);
+// An event's text attribute (`a`: index into text_attributes), as the index
+// of its value among its domain's values.
+inline constexpr auto kText = static_cast<ExprOp>(int(ExprOp::kLeaf) + 4);
 }  // namespace handler_op
 
 // One statement: `[if GUARD:] ACTION`.
@@ -122,6 +136,9 @@ struct HandlerStatement {
   std::int8_t local = -1;   // the local written, or -1
   std::int32_t guard = -1;  // node index of the guard, or -1
   std::int32_t value = -1;  // node index of the value, or -1
+  // For a user table by a domain: node index of the cell's index (a value
+  // of the domain); -1 for a table by event (the event's cell).
+  std::int32_t index = -1;
   bool operator==(const HandlerStatement&) const = default;
 };
 
@@ -131,16 +148,23 @@ struct HandlerProgram {
   std::vector<ExprNode> nodes;
   std::vector<std::vector<HandlerStatement>> steps;  // 1..4 transactions
   std::vector<UserTable> tables;                     // declared in the file
-  // The event attributes the handler names: those that index a user table
-  // (text) and those it reads as numbers (event.version, event.amount...).
-  // Every event must carry each of them.
+  std::vector<DeclaredDomain> declared_domains;      // `[domains]`
+  // The domains the handler names: its tables' and its text values'.
+  std::vector<std::string> domains;
+  // The event attributes the handler names: those it reads as values of a
+  // domain (text: event.order, event.from) and those it reads as numbers
+  // (event.version, event.amount...). Every event must carry each of them.
   std::vector<std::string> text_attributes;
+  std::vector<std::int8_t> text_domain;  // per text attribute: its domain
   std::vector<std::string> number_attributes;
   std::vector<std::string> locals;  // names, by number
   std::vector<bool> local_is_int;   // per local: an integer (else boolean)
+  // Per local: the domain of the values it holds, or -1 (an integer or a
+  // boolean).
+  std::vector<std::int8_t> local_domain;
   // Per local: its first bit in `memo` while midway, or -1 when it does not
-  // outlive step 1. A boolean takes 1 bit, an integer 16 (two's
-  // complement: integer locals carried to step 2 are 16-bit).
+  // outlive step 1. A boolean takes 1 bit, a value of a domain 8, an integer
+  // 16 (two's complement: integer locals carried to step 2 are 16-bit).
   std::vector<std::int8_t> memo_bit;
   int memo_bits = 0;
   // The memo bit that says step 1 ran `stop handler`, or -1.
@@ -167,13 +191,15 @@ struct HandlerProgram {
 
 // The cells one run of a step sees.
 struct HandlerCells {
-  GroupEventCells* event_cells;  // the group's cells for the event
-  GroupKeyCells* key_cells;      // the group's cells for its key, or null
-  std::int16_t* user;            // State::user
-  const std::uint16_t* slots;    // per user table: its cell for the event
-  const std::int32_t* numbers;   // per number attribute: the event's value
-  std::uint32_t* memo;           // the instance's private data
-  bool last_step;                // the memo is zeroed after it
+  GroupEventCells* event_cells;      // the group's cells for the event
+  GroupKeyCells* key_cells;          // the group's cells for its key, or null
+  std::int16_t* user;                // State::user
+  const std::uint16_t* table_first;  // per user table: its first cell
+  int event;                         // the event's index
+  const std::int16_t* values;   // per text attribute: the event's value index
+  const std::int32_t* numbers;  // per number attribute: the event's value
+  std::uint32_t* memo;          // the instance's private data
+  bool last_step;               // the memo is zeroed after it
   // The provider's idempotency-key window in time units (0: keys are kept
   // forever): a keyed call is dropped while the last one let through is
   // younger (event_cells->key_age < key_window).
@@ -214,6 +240,11 @@ bool CompileHandler(const std::vector<std::vector<HandlerSource>>& steps,
 
 // A name a user table cannot take: a built-in table, a keyword.
 bool ReservedHandlerName(std::string_view name);
+
+// The domain text attribute `attribute` holds values of in `p`: the
+// declared domain that lists it, else the attribute itself.
+std::string_view DomainOfAttribute(const HandlerProgram& p,
+                                   std::string_view attribute);
 
 }  // namespace oc
 

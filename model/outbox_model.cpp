@@ -141,16 +141,42 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
   const std::size_t events = config_.events.size();
   user_slots_.resize(config_.groups.size() * events);
   numbers_.resize(config_.groups.size() * events);
-  for (const UserTableLayout& l : UserTableLayouts(config_)) {
-    for (std::size_t e = 0; e < events; ++e) {
-      user_slots_[static_cast<std::size_t>(l.group) * events + e].push_back(
-          l.slot[e]);
-    }
+  values_.resize(config_.groups.size() * events);
+  table_first_.resize(config_.groups.size());
+  const std::vector<UserTableLayout> layouts = UserTableLayouts(config_);
+  for (const UserTableLayout& l : layouts) {
+    table_first_[static_cast<std::size_t>(l.group)].push_back(
+        static_cast<std::uint16_t>(l.first));
     user_cells_ = std::max(user_cells_, l.first + l.size);
+    initial_user_.resize(static_cast<std::size_t>(user_cells_));
+    std::copy(l.initial.begin(), l.initial.end(),
+              initial_user_.begin() + l.first);
   }
   for (std::size_t g = 0; g < config_.groups.size(); ++g) {
     if (!config_.groups[g].declared) continue;
+    const HandlerProgram& p = *config_.groups[g].declared;
     for (std::size_t e = 0; e < events; ++e) {
+      values_[g * events + e] =
+          EventValueIndices(config_, p, config_.events[e]);
+      // The cells the event's handler may touch: its own in each table by
+      // event, and in each table by a domain those of the values its
+      // attributes of that domain hold.
+      std::vector<std::uint16_t>& cells = user_slots_[g * events + e];
+      for (std::size_t t = 0; t < p.tables.size(); ++t) {
+        const int first = table_first_[g][t];
+        if (p.tables[t].by < 0) {
+          cells.push_back(static_cast<std::uint16_t>(first + e));
+          continue;
+        }
+        for (std::size_t a = 0; a < p.text_attributes.size(); ++a) {
+          const int value = values_[g * events + e][a];
+          if (p.text_domain[a] == p.tables[t].by && value >= 0 &&
+              std::find(cells.begin(), cells.end(), first + value) ==
+                  cells.end()) {
+            cells.push_back(static_cast<std::uint16_t>(first + value));
+          }
+        }
+      }
       for (const std::string& a :
            config_.groups[g].declared->number_attributes) {
         numbers_[g * events + e].push_back(static_cast<std::int32_t>(
@@ -238,7 +264,7 @@ std::vector<State> OutboxModel::InitialStates() const {
   s.instances.resize(static_cast<std::size_t>(instance_count_));
   s.group_events.resize(groups * events);
   s.group_keys.resize(groups * keys_.size());
-  s.user.resize(static_cast<std::size_t>(user_cells_));
+  s.user.assign(initial_user_.begin(), initial_user_.end());
   for (const FaultBudget& budget : kFaultBudgets) {
     s.budgets.*budget.left = static_cast<std::uint8_t>(Pool(config_, budget));
   }
@@ -674,11 +700,11 @@ void OutboxModel::RunStrategyStep(State& s, int group, int instance, int event,
       const std::size_t at = group * events + event;
       RunHandlerStep(
           program, step,
-          HandlerCells{&cells, key_cells, s.user.data(), user_slots_[at].data(),
-                       numbers_[at].data(), &inst.memo,
-                       step + 1 == static_cast<int>(program.steps.size()),
-                       timing_.timed ? timing_.groups[group].key_window : 0,
-                       fresh_id});
+          HandlerCells{
+              &cells, key_cells, s.user.data(), table_first_[group].data(),
+              static_cast<int>(event), values_[at].data(), numbers_[at].data(),
+              &inst.memo, step + 1 == static_cast<int>(program.steps.size()),
+              timing_.timed ? timing_.groups[group].key_window : 0, fresh_id});
       break;
     }
   }

@@ -174,10 +174,16 @@ class OutboxModel {
   int NextRow(const State& s) const;
 
   Config config_;
-  // Per group and event (g * E + e), for declared strategies: each
-  // declared table's cell in State::user, and the event's number
-  // attributes the strategy reads.
+  // For declared strategies, per group and event (g * E + e): the
+  // declared tables' cells the event's handler may touch (for
+  // partial-order reduction), and the event's number attributes the
+  // strategy reads (numbers_).
   std::vector<std::vector<std::uint16_t>> user_slots_;
+  // Per group: each declared table's first cell; per group and event: the
+  // event's value index per text attribute the handler reads.
+  std::vector<std::vector<std::uint16_t>> table_first_;
+  std::vector<std::vector<std::int16_t>> values_;
+  std::vector<std::int16_t> initial_user_;  // State::user at the start
   std::vector<std::vector<std::int32_t>> numbers_;
   int user_cells_ = 0;
   std::vector<std::string> keys_;

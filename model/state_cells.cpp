@@ -177,16 +177,9 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
       if (l.group != static_cast<int>(g)) continue;
       const HandlerProgram& p = *group.declared;
       const UserTable& t = p.tables[static_cast<std::size_t>(l.table)];
-      const std::vector<std::string> values =
-          l.by_event
-              ? std::vector<std::string>{}
-              : AttributeValues(
-                    config, p.text_attributes[static_cast<std::size_t>(t.by)]);
       for (int i = 0; i < l.size; ++i) {
-        const std::string& index =
-            l.by_event ? config.events[static_cast<std::size_t>(i)].name
-                       : values[static_cast<std::size_t>(i)];
-        add(fmt::format("{}.{}[{}]", group.name, t.name, index),
+        add(fmt::format("{}.{}[{}]", group.name, t.name,
+                        l.names[static_cast<std::size_t>(i)]),
             fmt::format("{}", s.user[static_cast<std::size_t>(l.first + i)]));
       }
     }

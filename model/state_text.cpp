@@ -76,6 +76,16 @@ std::string InstanceText(const Config& config, const Group& group,
   for (std::size_t l = 0; l < p.locals.size(); ++l) {
     if (p.memo_bit[l] < 0) continue;
     const int v = MemoLocal(p, static_cast<int>(l), i.memo);
+    if (p.local_domain[l] >= 0) {
+      // A value of a domain: its name.
+      const std::vector<std::string> values = DomainValues(
+          config, p.domains[static_cast<std::size_t>(p.local_domain[l])]);
+      text += fmt::format(", {}={}", p.locals[l],
+                          static_cast<std::size_t>(v) < values.size()
+                              ? values[static_cast<std::size_t>(v)]
+                              : std::string("?"));
+      continue;
+    }
     text += p.local_is_int[l] ? fmt::format(", {}={}", p.locals[l], v)
                               : fmt::format(", {}={}", p.locals[l],
                                             v != 0 ? "true" : "false");

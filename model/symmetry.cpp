@@ -136,6 +136,19 @@ Symmetry::Symmetry(const Config& config)
     }
   }
   read_attributes_ = read;
+  // An event whose cells of a declared table by event start at a value of
+  // their own is told apart from the others.
+  for (const Group& g : config.groups) {
+    if (!g.declared) continue;
+    for (const InitialValue& v : g.initial) {
+      for (const UserTable& t : g.declared->tables) {
+        if (t.name != v.table || t.by >= 0) continue;
+        for (std::size_t e = 0; e < config.events.size(); ++e) {
+          if (config.events[e].name == v.at) placed[e] = true;
+        }
+      }
+    }
+  }
   std::uint64_t permutations = 1;
   for (std::size_t e = 0; e < config.events.size(); ++e) {
     if (placed[e]) continue;

@@ -33,9 +33,9 @@ namespace {
 // The keys each table allows, in the order FORMAT.md lists them; also the
 // order of "allowed keys are ..." hints.
 constexpr std::string_view kTopKeys[] = {
-    "name",   "description", "relays",   "events", "groups",
-    "relay",  "source",      "switches", "faults", "time",
-    "broker", "bounds",      "check",    "expect", "invariants"};
+    "name",   "description", "relays",     "events", "groups", "relay",
+    "source", "switches",    "faults",     "time",   "broker", "bounds",
+    "check",  "expect",      "invariants", "initial"};
 constexpr std::string_view kRelayKeys[] = {"style", "message_id", "min_age",
                                            "send_time"};
 constexpr std::string_view kSourceKeys[] = {"commits"};
@@ -139,6 +139,7 @@ class Reader {
     if (s.ok()) s = ReadTime(root);
     if (s.ok()) s = ReadBroker(root);
     if (s.ok()) s = ReadBounds(root);
+    if (s.ok()) s = ReadInitial(root);
     if (s.ok()) s = Locate(Validate(out_.config));
     if (s.ok()) s = ReadExpressions(root);
     // [check] and [expect] name relays, events and invariants of the
@@ -692,6 +693,66 @@ class Reader {
     Note(field, *file);
     out.strategy = Strategy::kDeclared;
     out.declared = std::move(program).value();
+    return Status::Ok();
+  }
+
+  // [initial.GROUP] TABLE = { AT = VALUE, ... }: starting values of a
+  // group's declared tables. Validate() checks them against the tables.
+  Status ReadInitial(const toml::table& root) {
+    Result<const toml::table*> table = Table(root, "initial");
+    if (!table.ok()) return table.status();
+    if (table.value() == nullptr) return Status::Ok();
+    for (const auto& [gkey, gnode] : *table.value()) {
+      const std::string gname(gkey.str());
+      const std::string gfield = Dotted("initial", gname);
+      auto group =
+          std::find_if(out_.config.groups.begin(), out_.config.groups.end(),
+                       [&](const Group& g) { return g.name == gname; });
+      if (group == out_.config.groups.end()) {
+        std::vector<std::string_view> names;
+        for (const Group& g : out_.config.groups) names.push_back(g.name);
+        std::string hint = DidYouMean(gname, names);
+        if (hint.empty() && !names.empty()) {
+          hint = fmt::format("; groups are {}", fmt::join(names, ", "));
+        }
+        return Error(PositionOf(gkey.source()), gfield,
+                     fmt::format("no group is named '{}'{}", gname, hint));
+      }
+      if (!group->declared) {
+        return Error(PositionOf(gkey.source()), gfield,
+                     fmt::format("group '{}' uses the built-in strategy '{}', "
+                                 "which has no tables of its own to start",
+                                 gname, StrategyName(group->strategy)));
+      }
+      const toml::table* tables = gnode.as_table();
+      if (tables == nullptr) return TypeError(gnode, gfield, "a table");
+      for (const auto& [tkey, tnode] : *tables) {
+        const std::string tfield = Dotted(gfield, tkey.str());
+        const toml::table* cells = tnode.as_table();
+        if (cells == nullptr) {
+          return TypeError(tnode, tfield,
+                           "a table of starting values, such as "
+                           "{ alice = 100 }");
+        }
+        Note(tfield, tnode);
+        for (const auto& [ckey, cnode] : *cells) {
+          const std::string cfield = Dotted(tfield, ckey.str());
+          std::int64_t value = 0;
+          if (const auto* b = cnode.as_boolean()) {
+            value = b->get() ? 1 : 0;
+          } else if (const auto* i = cnode.as_integer()) {
+            value = i->get();
+          } else {
+            return TypeError(cnode, cfield,
+                             "an integer (a number) or a "
+                             "boolean (a row)");
+          }
+          Note(cfield, cnode);
+          group->initial.push_back(InitialValue{
+              std::string(tkey.str()), std::string(ckey.str()), value});
+        }
+      }
+    }
     return Status::Ok();
   }
 

@@ -151,6 +151,36 @@ void WriteBounds(const Scenario& s, std::string& out) {
     bounds += fmt::format("max_states = {}\n", *s.limits.max_states);
   }
   if (!bounds.empty()) out += "\n[bounds]\n" + bounds;
+  // Starting values of declared tables, in the order they were read.
+  for (const Group& g : s.config.groups) {
+    std::vector<std::string> tables;
+    for (const InitialValue& v : g.initial) {
+      if (std::find(tables.begin(), tables.end(), v.table) == tables.end()) {
+        tables.push_back(v.table);
+      }
+    }
+    if (tables.empty()) continue;
+    out += fmt::format("\n[initial.{}]\n", QuoteToml(g.name));
+    const bool rows = g.declared.has_value();
+    for (const std::string& t : tables) {
+      bool row = false;
+      if (rows) {
+        for (const UserTable& u : g.declared->tables) {
+          if (u.name == t) row = u.row;
+        }
+      }
+      std::vector<std::string> cells;
+      for (const InitialValue& v : g.initial) {
+        if (v.table != t) continue;
+        cells.push_back(
+            fmt::format("{} = {}", QuoteToml(v.at),
+                        row ? std::string(v.value != 0 ? "true" : "false")
+                            : fmt::format("{}", v.value)));
+      }
+      out +=
+          fmt::format("{} = {{ {} }}\n", QuoteToml(t), fmt::join(cells, ", "));
+    }
+  }
 }
 
 void WriteCheck(const Scenario& s, std::string& out) {

@@ -15,7 +15,7 @@ namespace oc {
 namespace {
 
 constexpr std::string_view kStrategyKeys[] = {"name", "description", "tables",
-                                              "steps"};
+                                              "domains", "steps"};
 constexpr std::string_view kTableKeys[] = {"kind", "by"};
 // A declared table's kinds: a row (present or not), or a number.
 constexpr std::string_view kRow = "row";
@@ -99,13 +99,21 @@ Status ReadTables(const toml::node& node, const std::string& path,
                                 "or order",
                                 *by_text)));
       }
-      auto it = std::find(program.text_attributes.begin(),
-                          program.text_attributes.end(), *by_text);
-      if (it == program.text_attributes.end()) {
-        program.text_attributes.push_back(*by_text);
-        it = program.text_attributes.end() - 1;
+      if (const std::string_view domain = DomainOfAttribute(program, *by_text);
+          domain != *by_text) {
+        return Status::Error(ErrorAt(
+            path, by->source(), field + ".by",
+            fmt::format("'{}' holds values of the domain '{}' ([domains]); "
+                        "write by = \"{}\"",
+                        *by_text, domain, domain)));
       }
-      table.by = static_cast<std::int8_t>(it - program.text_attributes.begin());
+      auto it =
+          std::find(program.domains.begin(), program.domains.end(), *by_text);
+      if (it == program.domains.end()) {
+        program.domains.push_back(*by_text);
+        it = program.domains.end() - 1;
+      }
+      table.by = static_cast<std::int8_t>(it - program.domains.begin());
     }
     if (program.tables.size() >= static_cast<std::size_t>(kMaxUserTables)) {
       return Status::Error(
@@ -114,6 +122,112 @@ Status ReadTables(const toml::node& node, const std::string& path,
                               kMaxUserTables)));
     }
     program.tables.push_back(std::move(table));
+  }
+  return Status::Ok();
+}
+
+bool IsWord(std::string_view name) {
+  return !name.empty() &&
+         (std::isalpha(static_cast<unsigned char>(name[0])) ||
+          name[0] == '_') &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
+// Attributes that are no domain's: a label, the event's name, numbers.
+bool NotADomainAttribute(std::string_view name) {
+  return name == "type" || name == "name" || name == "version" ||
+         name == "amount" || name == "event";
+}
+
+// [domains]: DOMAIN = [ ATTRIBUTE, ... ].
+Status ReadDomains(const toml::node& node, const std::string& path,
+                   HandlerProgram& program) {
+  const toml::table* domains = node.as_table();
+  if (domains == nullptr) {
+    return Status::Error(
+        ErrorAt(path, node.source(), "domains",
+                fmt::format("expected a table of DOMAIN = [attributes], got {}",
+                            TypeName(node.type()))));
+  }
+  for (const auto& [key, value] : *domains) {
+    const std::string name(key.str());
+    const std::string field = fmt::format("domains.{}", name);
+    if (!IsWord(name) || NotADomainAttribute(name) || name == "key") {
+      return Status::Error(ErrorAt(
+          path, key.source(), field,
+          IsWord(name) ? fmt::format("'{}' cannot be a domain: a domain is a "
+                                     "kind of text value, such as account",
+                                     name)
+                       : "a domain's name is a word: letters, digits and "
+                         "'_'"));
+    }
+    const toml::array* list = value.as_array();
+    if (list == nullptr || list->empty()) {
+      return Status::Error(ErrorAt(
+          path, value.source(), field,
+          list == nullptr
+              ? fmt::format("expected an array of attribute names, such as "
+                            "[\"from\", \"to\"], got {}",
+                            TypeName(value.type()))
+              : std::string("empty; list the attributes whose values are "
+                            "of this domain, such as [\"from\", \"to\"]")));
+    }
+    DeclaredDomain domain{name, {}};
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const toml::node& item = *list->get(i);
+      const std::string ifield = fmt::format("{}[{}]", field, i + 1);
+      const std::optional<std::string> attribute = item.value<std::string>();
+      if (!attribute || !IsWord(*attribute)) {
+        return Status::Error(
+            ErrorAt(path, item.source(), ifield,
+                    "expected an attribute's name (a word), such as \"from\""));
+      }
+      if (NotADomainAttribute(*attribute) || *attribute == "key" ||
+          *attribute == "account") {
+        return Status::Error(ErrorAt(
+            path, item.source(), ifield,
+            fmt::format("'{}' {}", *attribute,
+                        *attribute == "key" || *attribute == "account"
+                            ? "holds values of its own domain; it cannot "
+                              "join another"
+                            : "is not a text attribute a domain can hold")));
+      }
+      for (const DeclaredDomain& other : program.declared_domains) {
+        if (other.name == *attribute ||
+            std::find(other.attributes.begin(), other.attributes.end(),
+                      *attribute) != other.attributes.end()) {
+          return Status::Error(ErrorAt(
+              path, item.source(), ifield,
+              fmt::format("'{}' is already {}; an attribute holds values of "
+                          "one domain",
+                          *attribute,
+                          other.name == *attribute
+                              ? "a domain"
+                              : fmt::format("in domain '{}'", other.name))));
+        }
+      }
+      if (*attribute == name ||
+          std::find(domain.attributes.begin(), domain.attributes.end(),
+                    *attribute) != domain.attributes.end()) {
+        return Status::Error(
+            ErrorAt(path, item.source(), ifield,
+                    fmt::format("'{}' is listed twice", *attribute)));
+      }
+      domain.attributes.push_back(*attribute);
+    }
+    for (const DeclaredDomain& other : program.declared_domains) {
+      if (std::find(other.attributes.begin(), other.attributes.end(), name) !=
+          other.attributes.end()) {
+        return Status::Error(ErrorAt(
+            path, key.source(), field,
+            fmt::format("'{}' is already in domain '{}'; an attribute holds "
+                        "values of one domain",
+                        name, other.name)));
+      }
+    }
+    program.declared_domains.push_back(std::move(domain));
   }
   return Status::Ok();
 }
@@ -133,7 +247,7 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
     }
     std::string hint = DidYouMean(key.str(), kStrategyKeys);
     if (hint.empty()) {
-      hint = "; allowed keys are name, description, tables, steps";
+      hint = "; allowed keys are name, description, tables, domains, steps";
     }
     return Status::Error(
         ErrorAt(path, key.source(), key.str(), "unknown key" + hint));
@@ -162,6 +276,9 @@ Result<HandlerProgram> ParseStrategyFile(std::string_view text,
     return Status::Error(
         ErrorAt(path, d->source(), "description",
                 fmt::format("expected a string, got {}", TypeName(d->type()))));
+  }
+  if (const toml::node* domains = root.get("domains")) {
+    if (Status s = ReadDomains(*domains, path, program); !s.ok()) return s;
   }
   if (const toml::node* tables = root.get("tables")) {
     if (Status s = ReadTables(*tables, path, program); !s.ok()) return s;

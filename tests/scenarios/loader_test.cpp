@@ -438,14 +438,15 @@ TEST_CASE("an unknown key far from any allowed one lists the allowed keys") {
   CHECK(ErrorOf("relays = 1\n[fault_budgets]\n") ==
         "scenarios/x.toml:2:2: fault_budgets: unknown key; allowed keys are "
         "name, description, relays, events, groups, relay, source, "
-        "switches, faults, time, broker, bounds, check, expect, invariants");
+        "switches, faults, time, broker, bounds, check, expect, invariants, "
+        "initial");
 }
 
 TEST_CASE("of several unknown keys the first in the file is reported") {
   CHECK(ErrorOf("zzz = 1\naaa = 2\n") ==
         "scenarios/x.toml:1:1: zzz: unknown key; allowed keys are name, "
         "description, relays, events, groups, relay, source, switches, "
-        "faults, time, broker, bounds, check, expect, invariants");
+        "faults, time, broker, bounds, check, expect, invariants, initial");
 }
 
 TEST_CASE("unknown keys in every table name their dotted path") {

@@ -140,8 +140,8 @@ std::uint32_t Run(const HandlerProgram& p, int step, GroupEventCells& cells,
                                           version);
   RunHandlerStep(
       p, step,
-      HandlerCells{&cells, &key, nullptr, nullptr, numbers.data(), &memo,
-                   step + 1 == static_cast<int>(p.steps.size())});
+      HandlerCells{&cells, &key, nullptr, nullptr, 0, nullptr, numbers.data(),
+                   &memo, step + 1 == static_cast<int>(p.steps.size())});
   return memo;
 }
 
@@ -197,9 +197,9 @@ TEST_CASE("an outside-world call with a key is deduplicated by the provider") {
   auto call = [&] {
     std::uint32_t memo = 0;
     const std::int32_t numbers[1] = {0};
-    RunHandlerStep(
-        keyed, 0,
-        HandlerCells{&w, &k, nullptr, nullptr, numbers, &memo, true, 3});
+    RunHandlerStep(keyed, 0,
+                   HandlerCells{&w, &k, nullptr, nullptr, 0, nullptr, numbers,
+                                &memo, true, 3});
   };
   call();
   CHECK(w.sent == 1);
@@ -307,17 +307,19 @@ std::string TablesErrorOf(std::string_view tables, std::string_view steps) {
 }
 
 // Runs a step with declared tables: `user` holds the cells, `slots` the
-// event's cell per table, `numbers` its number attributes.
+// event's cell per table (given as the table's first cell, with the event
+// and its values at index 0), `numbers` its number attributes.
 std::uint32_t RunUser(const HandlerProgram& p, int step, GroupEventCells& c,
                       std::vector<std::int16_t>& user,
                       const std::vector<std::uint16_t>& slots,
                       const std::vector<std::int32_t>& numbers,
                       std::uint32_t memo) {
   GroupKeyCells k;
-  RunHandlerStep(
-      p, step,
-      HandlerCells{&c, &k, user.data(), slots.data(), numbers.data(), &memo,
-                   step + 1 == static_cast<int>(p.steps.size())});
+  const std::vector<std::int16_t> values(p.text_attributes.size() + 1, 0);
+  RunHandlerStep(p, step,
+                 HandlerCells{&c, &k, user.data(), slots.data(), 0,
+                              values.data(), numbers.data(), &memo,
+                              step + 1 == static_cast<int>(p.steps.size())});
   return memo;
 }
 
@@ -499,7 +501,7 @@ TEST_CASE("a strategy's attributes must be on every event of the scenario") {
       UserTableLayouts(ok.value().config);
   REQUIRE(layout.size() == 1);
   CHECK(layout[0].size == 1);  // one account
-  CHECK(layout[0].slot == std::vector<std::uint16_t>{0, 0});
+  CHECK(layout[0].names == std::vector<std::string>{"a"});
   CHECK(ok.value().config.events[0].attributes ==
         std::vector<EventAttribute>{{"sku", "w", std::nullopt}});
   // The custom attribute round-trips through the canonical form.
