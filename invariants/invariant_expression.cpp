@@ -548,15 +548,33 @@ class Parser : public ExpressionParser {
                           "...), or an event's name in quotes",
                           cell)
             : fmt::format("'{}' is indexed by {}: write [{}] inside "
-                          "all({}s, ...), [event.{}] inside all(events, ...), "
+                          "all({}s, ...), [{}] inside all(events, ...), "
                           "or a value in quotes",
                           cell, wanted,
                           out_.domains[static_cast<std::size_t>(domain - 1)],
                           out_.domains[static_cast<std::size_t>(domain - 1)],
-                          out_.domains[static_cast<std::size_t>(domain - 1)]));
+                          EventWords(domain)));
     Expect("]", "to close the index");
     n.lhs = index.first;
     return {Push(n), boolean ? ExprType::Bool() : ExprType::Int()};
+  }
+
+  // How an event's value of domain `domain` is written: "event.account",
+  // or "event.from or event.to" for the attributes events carry.
+  std::string EventWords(int domain) const {
+    const std::vector<std::string> attributes = DomainAttributes(
+        config_, out_.domains[static_cast<std::size_t>(domain - 1)]);
+    std::vector<std::string> words;
+    for (const std::string& a : attributes) {
+      if (std::any_of(config_.events.begin(), config_.events.end(),
+                      [&](const Event& e) {
+                        return TextAttribute(e, a).has_value();
+                      })) {
+        words.push_back("event." + a);
+      }
+    }
+    if (words.empty()) words.push_back("event." + attributes.front());
+    return fmt::format("{}", fmt::join(words, " or "));
   }
 
   struct PendingLiteral {

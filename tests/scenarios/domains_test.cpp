@@ -262,5 +262,57 @@ TEST_CASE("starting values the tables cannot hold are refused where written") {
             .find("could reach") != std::string::npos);
 }
 
+TEST_CASE("invariants over domains: what they range over and their slips") {
+  const Result<Scenario> s =
+      Transfer("[initial.bank]\nbalance = { alice = 100, bob = 50 }\n");
+  REQUIRE_MESSAGE(s.ok(), s.status().message());
+  const Config& c = s.value().config;
+  const auto error = [&](std::string text) {
+    InvariantExpression x;
+    x.name = "x";
+    x.text = std::move(text);
+    ExpressionError e;
+    return CompileInvariantExpression(c, x, e) ? std::string("(compiled)")
+                                               : e.message;
+  };
+  CHECK(error("all(accounts, bank.balance[account] >= 0)") == "(compiled)");
+  CHECK(error("all(events, event.from != event.to)") == "(compiled)");
+  CHECK(error("bank.balance[\"carol\"] == 0") == "(compiled)");
+  // An attribute of a domain is not a domain of its own.
+  CHECK(error("all(froms, true)") ==
+        "'all' ranges over events, keys, accounts, got 'froms'");
+  CHECK(error("bank.balance[\"carl\"] == 0") ==
+        "no event has account \"carl\"; did you mean 'carol'?");
+  CHECK(error("all(events, bank.balance[event] == 0)") ==
+        "'balance' is indexed by account: write [account] inside "
+        "all(accounts, ...), [event.from or event.to] inside all(events, "
+        "...), or a value in quotes");
+}
+
+TEST_CASE("one attribute holds values of one domain across the scenario") {
+  const std::string dir = WriteTransferStrategy();
+  // A second group's strategy reads `from` as a domain of its own.
+  const std::string other = dir + "/senders.toml";
+  std::FILE* f = std::fopen(other.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  const std::string text =
+      StrategyText("  [\"insert seen[event.from]\"],",
+                   "[tables]\nseen = { kind = \"row\", by = \"from\" }\n");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  const Result<Scenario> s = ParseScenario(
+      "relays = 1\n[[events]]\nfrom = \"a\"\nto = \"b\"\namount = "
+      "1\n[[groups]]\nname = \"bank\"\nstrategy = { file = "
+      "\"transfer.toml\" }\n[[groups]]\nname = \"audit\"\nstrategy = { "
+      "file = \"senders.toml\" }\n[check]\ninvariants = "
+      "[\"eventually_offered\"]\n",
+      dir + "/x.toml");
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().message().find(
+            "groups[2].strategy: s (senders.toml) reads event.from as a value "
+            "of 'from', but another strategy of the scenario places 'from' in "
+            "the domain 'account'") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace oc
