@@ -9,6 +9,8 @@ and shortest-trace lengths whenever both pass.
 Scenarios with declared strategies (strategy = { file = ... }) and their
 [[invariants]] expressions are checked like the others: the reference
 interprets scenarios/strategies/LANGUAGE.md (reference_language.py).
+An exhaustive scenario's check.must_fire is checked too: every listed
+action class must fire somewhere in the reference's search.
 
 Usage: check_pinned.py [OPTION] SCENARIO_DIR
        (exit 0 when all agree, 1 otherwise)
@@ -32,7 +34,8 @@ def as_list(value):
 
 def check(path, declared_builtins=None, declared_invariants=None):
     with open(path, "rb") as fh:
-        expect = tomllib.load(fh).get("expect", {})
+        cfg = tomllib.load(fh)
+    expect, check = cfg.get("expect", {}), cfg.get("check", {})
     got = outbox_reference.run_file(str(path), declared_builtins,
                                     declared_invariants)
     problems = []
@@ -56,6 +59,13 @@ def check(path, declared_builtins=None, declared_invariants=None):
         if min(broken.values()) != expect["trace_length"]:
             problems.append("shortest violation %d, scenario pins %d"
                             % (min(broken.values()), expect["trace_length"]))
+    if "fired" in got:
+        # check.must_fire: every listed action class fired somewhere in the
+        # exhaustive search (outbox_reference.py, L12).
+        must = as_list(check.get("must_fire"))
+        for cls in must:
+            if cls not in got["fired"]:
+                problems.append("check.must_fire: %s never fired" % cls)
     if "states" in expect and got.get("states") != expect["states"]:
         problems.append("%s distinct states, scenario pins %d"
                         % (got.get("states"), expect["states"]))

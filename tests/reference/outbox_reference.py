@@ -8,9 +8,10 @@ be cross-checked.  Python 3.11+, standard library only.  A scenario without
 any duration is untimed and explored exactly as before (choices A1..A13);
 the timed extension follows TIME.md, with the choices T1.. below.  Declared
 strategies (strategy = { file = "..." }), events' own attributes, declared
-tables, the idempotency-key window and the scenario's [[invariants]]
+tables, domains, the idempotency-key window and the scenario's [[invariants]]
 expressions follow scenarios/strategies/LANGUAGE.md (parser:
-reference_language.py), with the choices L1.. at the end.
+reference_language.py), and [initial] scenarios/FORMAT.md, with the
+choices L1.. at the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -219,8 +220,8 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
 -------------------------------------------------------------------------------
  L1. State: every group carries a tuple of its declared tables (in the order
      of the strategy's [tables]), each a tuple of cells: one per event
-     (by = "event") or one per distinct value of the attribute among the
-     events, in event order.  Cells start at 0.  Built-in tables are the
+     (by = "event") or one per value of the domain (L9).  Cells start at 0,
+     or at the scenario's [initial] value (L10).  Built-in tables are the
      fields of A1.  A built-in group carries no declared cells.
  L2. Private data of an instance while midway (a handler has 1 to 4
      steps; consume runs the first, each step action the next): the tuple
@@ -234,7 +235,13 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      step, is `stop`.
  L3. Locals default to 0 / false in each step; integers carried to a later step
      wrap to 16-bit signed.  Booleans and 0/1 are one value (Python's
-     False == 0), which is the same partition of states.
+     False == 0), which is the same partition of states.  A local set to a
+     value of a domain (`payer = event.from`) holds the value itself and is
+     carried like the others; a carried domain local that its step did not
+     set (a guard was false, or a `stop` came first) is carried as 0, "no
+     value", distinct from every value of the domain (LANGUAGE.md does not
+     say how an unset domain local is encoded; it could also be read as the
+     domain's first value, which would merge such states).
  L4. idempotency_key_window = K (a duration of the scenario: it joins the
      unit's gcd).  The provider has seen the key of e when sent[g][e] > 0.
      key_age[g][e] exists when the group sets K: 0 while sent = 0; a
@@ -259,7 +266,10 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
  L7. Invariant expressions: a text attribute missing on an event reads as
      no value (equal to nothing, an empty cell as index); a number attribute
      missing reads 0.  `X == Y` between an event and a quoted name compares
-     the event.  Domains list the distinct attribute values in event order.
+     the event.  An aggregate over `Ds` ranges over the values of domain D
+     (L9) and binds D; `Xs` for an attribute X placed in another domain is
+     an error.  Values of a domain are compared as text: `event.from ==
+     account` is true when the two name the same value.
      An invariant with `groups` holds when it holds for each matching group
      (none: holds); without `groups` it is evaluated once and a table needs
      GROUP.  A transition invariant's old(...) reads the source state; its
@@ -269,6 +279,44 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      the nine built-in strategies by scenarios/strategies/NAME.toml and the
      ten built-in invariants by scenarios/invariants/NAME.toml (Model's
      declared_builtins / declared_invariants).
+ L9. Domains.  The [domains] of every strategy file of the scenario apply to
+     the whole scenario (handlers and invariants).  A text attribute holds
+     values of the domain of its own name unless a [domains] list places it
+     in another; the attribute named like a declared domain is in that
+     domain.  An attribute placed in two domains, a domain list naming key,
+     type or name, or an attribute some event carries as an integer is
+     refused.  When two strategies declare the same domain, its attributes
+     are the domain's own name, then the first strategy's list, then the
+     attributes the next one adds (groups in scenario order).  The values
+     of domain D: for each event in scenario order, for each attribute of
+     D in that order, the value if the event carries it and it is new.  A
+     table by D has one cell per value, indexed by any value of D
+     (event.from, event.to, a local holding one); `by` naming an attribute
+     placed in another domain is refused.  Only the attributes a handler
+     reads (event.A, and key) are required on every event: a table by a
+     domain needs none (the earlier reading also required the attribute a
+     table was `by`; LANGUAGE.md now makes `by` name a domain, which need
+     not be an attribute of any event).
+L10. [initial] (scenarios/FORMAT.md): [initial.GROUP] TABLE = { KEY = v }.
+     GROUP must have a declared strategy with TABLE in its [tables]; KEY is
+     a value of the table's domain or, by event, an event name; v is a
+     boolean for a row table (true = the row is present), an integer in
+     -32768..32767 for a number table.  The values are the first state's
+     cells; nothing else changes.  The cell bounds are not checked (as in
+     the earlier readings, the reference does not check the checker's
+     bounds).
+L11. Every invariant a scenario declares in [[invariants]] is checked,
+     listed in check.invariants or not (the unlisted ones after the listed
+     ones, in declaration order), unless its block says check = false; a
+     listed invariant whose block says check = false is not checked
+     either.
+L12. check.must_fire (scenarios/FORMAT.md): an exhaustive run reports the
+     action classes that fired ("fired"): the name before "(", and
+     complete_published (lease_token: the complete set published; every
+     other style publishes) or complete_rejected, expire_premature (the
+     expiry spent X) or expire_orphaned, and send_deduplicated for a send
+     or send_ack_lost whose copy the broker dropped.  check_pinned.py fails
+     a scenario whose must_fire lists a class that never fired.
 """
 
 import json
@@ -571,6 +619,7 @@ class Model:
                 if isinstance(v, int) and not isinstance(v, bool):
                     self.num_attrs.add(a)
         self.group_index = {grp["name"]: g for g, grp in enumerate(self.groups)}
+        self._init_domains()
         for grp in self.groups:
             prog = grp["prog"]
             if grp["KW"] is not None and not (prog and any(
@@ -590,9 +639,19 @@ class Model:
                             % (grp["name"], prog.name, a, ev["name"]))
             grp["cell_of"] = {}
             for t in prog.table_names:
+                by = prog.tables[t]["by"]
+                if by != "event" and by in self.domain_of \
+                        and self.domain_of[by] != by:
+                    raise ValueError(
+                        "group %s: table %s is by %r, an attribute of "
+                        "domain %r; write by = %r"
+                        % (grp["name"], t, by, self.domain_of[by],
+                           self.domain_of[by]))
                 cells = self._cells(grp, t)
                 grp["cell_of"][t] = {c: k for k, c in enumerate(cells)}
+        self._init_initial(cfg)
         self.decl_invs = {}
+        self.checked_decl = []       # declared here and checked (L11)
         for k, table in enumerate(cfg.get("invariants", []), start=1):
             inv = lang.compile_invariant(table, k)
             if inv.name in SAFETY + TRANSITION + AT_REST or \
@@ -602,6 +661,8 @@ class Model:
             inv.group_ids = None if inv.groups is None else \
                 self._matching_groups(inv.groups, k)
             self.decl_invs[inv.name] = inv
+            if inv.check:
+                self.checked_decl.append(inv.name)
         if self.declared_invariants is not None:
             for name in SAFETY + TRANSITION + AT_REST:
                 with open(Path(self.declared_invariants) / (name + ".toml"),
@@ -625,19 +686,119 @@ class Model:
                                  % (k, spec))
         return sorted(set(out))
 
-    def attr_values(self, attr):
-        """The values of an attribute among the events, in event order."""
+    def _init_domains(self):
+        """LANGUAGE.md, "Domains": the [domains] of every strategy of the
+        scenario apply to the whole scenario (L9).  domain_of maps every
+        attribute placed in a declared domain (and the domain's own name)
+        to the domain; members lists each declared domain's attributes, the
+        one named like the domain first."""
+        self.domain_of, self.domain_members = {}, {}
+        for grp in self.groups:
+            prog = grp["prog"]
+            if prog is None:
+                continue
+            for dname, attrs in prog.domains.items():
+                members = self.domain_members.setdefault(dname, [dname])
+                for a in [dname] + attrs:
+                    if self.domain_of.get(a, dname) != dname:
+                        raise ValueError(
+                            "group %s: attribute %r is placed in domains "
+                            "%r and %r; an attribute belongs to one domain"
+                            % (grp["name"], a, self.domain_of[a], dname))
+                    if a in self.num_attrs:
+                        raise ValueError(
+                            "group %s: domains.%s names %r, a number "
+                            "attribute" % (grp["name"], dname, a))
+                    self.domain_of[a] = dname
+                    if a not in members:
+                        members.append(a)
+
+    def domain_values(self, domain):
+        """The values of a domain: the distinct values of its attributes
+        over the events, in order of first appearance (events in scenario
+        order; within one event, the attribute named like the domain
+        first, then the declared ones in the order listed).  A domain that
+        no [domains] declares is the values of the attribute of its name."""
+        attrs = self.domain_members.get(domain, [domain])
         out = []
         for ev in self.events:
-            if attr in ev and ev[attr] not in out:
-                out.append(ev[attr])
+            for a in attrs:
+                if a in ev and ev[a] not in out:
+                    out.append(ev[a])
         return out
+
+    def attr_values(self, attr):
+        """The values an aggregate over `ATTRs` ranges over: those of the
+        domain named `attr`; an attribute placed in another domain is not a
+        domain of its own."""
+        if self.domain_of.get(attr, attr) != attr:
+            raise ValueError("%ss: %r is an attribute of domain %r; write "
+                             "%ss" % (attr, attr, self.domain_of[attr],
+                                      self.domain_of[attr]))
+        return self.domain_values(attr)
 
     def _cells(self, grp, table):
         by = grp["prog"].tables[table]["by"]
         if by == "event":
             return list(range(self.nE))
-        return self.attr_values(by)
+        return self.domain_values(by)
+
+    def _init_initial(self, cfg):
+        """scenarios/FORMAT.md, [initial]: starting values of declared
+        cells, per group: { TABLE = { KEY = value } } with KEY a value of the
+        table's domain or, for a table by event, an event name (L10)."""
+        for grp in self.groups:
+            prog = grp["prog"]
+            grp["start"] = tuple(
+                [0] * len(grp["cell_of"][t]) if prog else []
+                for t in (prog.table_names if prog else []))
+        initial = cfg.get("initial", {})
+        if not isinstance(initial, dict):
+            raise ValueError("initial: expected a table")
+        for gname, tables in initial.items():
+            if gname not in self.group_index:
+                raise ValueError("initial.%s: no group %r" % (gname, gname))
+            grp = self.groups[self.group_index[gname]]
+            prog = grp["prog"]
+            if prog is None or not prog.tables:
+                raise ValueError("initial.%s: group %r declares no tables"
+                                 % (gname, gname))
+            if not isinstance(tables, dict):
+                raise ValueError("initial.%s: expected a table" % gname)
+            for t, cells in tables.items():
+                if t not in prog.tables:
+                    raise ValueError("initial.%s.%s: group %r declares no "
+                                     "table %r" % (gname, t, gname, t))
+                if not isinstance(cells, dict):
+                    raise ValueError("initial.%s.%s: expected a table of "
+                                     "starting values" % (gname, t))
+                spec = prog.tables[t]
+                k = prog.table_names.index(t)
+                for key, v in cells.items():
+                    where = "initial.%s.%s.%s" % (gname, t, key)
+                    if spec["by"] == "event":
+                        names = [ev["name"] for ev in self.events]
+                        if key not in names:
+                            raise ValueError("%s: no event %r; events are %s"
+                                             % (where, key, names))
+                        cell = names.index(key)
+                    else:
+                        cell = grp["cell_of"][t].get(key)
+                        if cell is None:
+                            raise ValueError(
+                                "%s: no event carries %r; values are %s"
+                                % (where, key, list(grp["cell_of"][t])))
+                    if spec["kind"] == "row":
+                        if not isinstance(v, bool):
+                            raise ValueError("%s: a row table takes true "
+                                             "or false" % where)
+                    elif isinstance(v, bool) or not isinstance(v, int) \
+                            or not -32768 <= v <= 32767:
+                        raise ValueError("%s: a number table takes an "
+                                         "integer in -32768..32767" % where)
+                    grp["start"][k][cell] = int(v)
+        for grp in self.groups:
+            grp["start"] = tuple(tuple(c) for c in grp["start"])
 
     # ------------------------------------------------------------------
     def initial(self):
@@ -658,9 +819,7 @@ class Model:
             (self.co0, self.do0),
             (1 if self.during_run else 0,) * E,
             (0,) * E, 0, 0,
-            tuple(tuple((0,) * len(self._cells(grp, t)) for t in
-                        grp["prog"].table_names) if grp["prog"] else ()
-                  for grp in self.groups),
+            tuple(grp["start"] for grp in self.groups),
             (z,) * G,
             (0,) * E, (0,) * self.nR,
         )
@@ -980,6 +1139,9 @@ class Model:
             kept = [step + 1]
             for name in prog.carried:
                 v = local.get(name, 0)
+                if isinstance(v, str):           # a value of a domain (L3)
+                    kept.append(v)
+                    continue
                 if not isinstance(v, bool):      # 16-bit signed (L3)
                     v = (int(v) + 32768) % 65536 - 32768
                 kept.append(int(v))
@@ -1587,6 +1749,23 @@ class Model:
         raise ValueError(name)
 
 
+def action_classes(model, act, s, n):
+    """The action classes of scenarios/FORMAT.md's check.must_fire that the
+    transition s --act--> n belongs to (L12)."""
+    name = act.split("(")[0].strip()
+    out = [name]
+    if name == "complete":
+        published = model.style != "lease_token" or n[F_PUB] != s[F_PUB]
+        out.append("complete_published" if published
+                   else "complete_rejected")
+    elif name == "expire":
+        premature = n[F_BUDGET][B_X] < s[F_BUDGET][B_X]
+        out.append("expire_premature" if premature else "expire_orphaned")
+    elif name in ("send", "send_ack_lost") and n[F_OFFERED] == s[F_OFFERED]:
+        out.append("send_deduplicated")
+    return out
+
+
 def explore(model, invariants):
     s0 = model.initial()
     ids = {s0: 0}
@@ -1596,6 +1775,7 @@ def explore(model, invariants):
     depth = [0]
     transitions = terminal = dead_ends = 0
     first = {}     # invariant -> (length, state_id, extra_action or None)
+    fired, fired_texts = set(), set()     # action classes seen (L12)
     kinds = {i: model.kind_of(i) for i in invariants}
     safety = [i for i in invariants if kinds[i] == "safety"]
     trans = [i for i in invariants if kinds[i] == "transition"]
@@ -1620,6 +1800,11 @@ def explore(model, invariants):
                     if name not in first and not model.at_rest_ok(name, s):
                         first[name] = (d, sid, None)
         for act, n in succ:
+            if act not in fired_texts:
+                fired.update(action_classes(model, act, s, n))
+                if act.split("(")[0] not in ("complete", "expire", "send",
+                                             "send_ack_lost"):
+                    fired_texts.add(act)
             for name in trans:
                 if name not in first and not model.transition_ok(name, s, n):
                     first[name] = (d + 1, sid, act)
@@ -1651,7 +1836,8 @@ def explore(model, invariants):
         traces[name] = path
     return {"states": len(states), "transitions": transitions,
             "terminal": terminal, "bounded_dead_ends": dead_ends,
-            "depth": max(depth), "violations": violations, "traces": traces}
+            "depth": max(depth), "violations": violations, "traces": traces,
+            "fired": sorted(fired)}
 
 
 def replay(model, invariants, order):
@@ -1701,7 +1887,14 @@ def run_file(path, declared_builtins=None, declared_invariants=None):
                   declared_builtins=declared_builtins,
                   declared_invariants=declared_invariants)
     check = cfg.get("check", {})
-    invariants = list(check.get("invariants", []))
+    # Every invariant the file declares is checked, listed or not (after
+    # the listed ones, in declaration order), unless it says check = false
+    # (scenarios/FORMAT.md, [check]; L11).
+    unchecked = {t.get("name") for t in cfg.get("invariants", [])
+                 if t.get("check", True) is False}
+    invariants = [n for n in check.get("invariants", [])
+                  if n not in unchecked]
+    invariants += [n for n in model.checked_decl if n not in invariants]
     result = {"file": path}
     if check.get("order"):
         result.update(replay(model, invariants, check["order"]))

@@ -3,7 +3,7 @@ scenarios/strategies/LANGUAGE.md, for the independent reference model
 (outbox_reference.py).  Written from LANGUAGE.md alone; standard library only.
 
 This module parses; outbox_reference.Model interprets (it owns the state
-layout).  It provides:
+layout, the scenario's domains and the [initial] values).  It provides:
   load_strategy(path)          -> Program (name, steps, declared tables, the
                                   private in-flight data, the group kind)
   compile_invariant(table)     -> Invariant (name, kind, groups, expression)
@@ -28,13 +28,27 @@ and target = (table, index expression).
 
 READINGS CHOSEN WHERE LANGUAGE.md LEAVES ROOM (see also outbox_reference.py,
 choices L1..):
-  - The private data of an instance (the locals carried to step 2): a local
-    set by step 1 (by `x = expr` or `x = insert`) and read by step 2 before
-    any unguarded statement of step 2 sets it again.  A local that step 2
-    sets before it reads it is step 2's own and is not kept.
+  - The private data of an instance (the locals carried to a later step):
+    a local set by some step (by `x = expr` or `x = insert`) and read by a
+    later step, as LANGUAGE.md words it ("a local read in a later step
+    than one that sets it").  This holds also when the later step sets the
+    local again before reading it: such a local is carried too (its value
+    then splits midway states).  (An earlier version of this docstring
+    said otherwise; Program._analyse has always carried it, and no bundled
+    strategy reuses a local across steps.)
   - The stop-handler flag is kept only when step 1 contains `stop handler`
     and the handler has a step 2.  When step 1 stops the handler, the
     carried locals keep the values they had (they are not zeroed).
+  - [domains]: a domain list is a non-empty list of attribute names; within
+    one file an attribute is in at most one domain, and key, type and name
+    are in none.  How the domains of all the strategies combine, and which
+    attributes are numbers, is checked by outbox_reference.Model (L9).
+    Only the attributes a statement reads (event.A, key) are needed on
+    every event; a table's `by` names a domain and requires nothing.
+  - A domain value is represented by its text; a local may hold one and is
+    then carried to a later step like any other local (L3 of
+    outbox_reference.py for an unset one).
+  - An invariant table's `check = false` keeps the declaration unchecked.
   - The right side of `+=`, `-=`, `=`, `max =` must be a `value`
     ([-] integer | [-] event.ATTRIBUTE), as the grammar says.  Otherwise the
     reference is lenient: type errors, the ranges of constants, the cell
@@ -356,7 +370,8 @@ class Program:
         with open(path, "rb") as fh:
             cfg = tomllib.load(fh)
         for key in cfg:
-            if key not in ("name", "description", "steps", "tables"):
+            if key not in ("name", "description", "steps", "tables",
+                           "domains"):
                 raise LanguageError("%s: unknown key %r" % (path, key))
         self.path = str(path)
         self.name = cfg["name"]
@@ -375,6 +390,28 @@ class Program:
                 raise LanguageError("%s: tables.%s: kind row|number and by"
                                     % (path, tname))
             self.tables[tname] = {"kind": spec["kind"], "by": spec["by"]}
+        # [domains]: DOMAIN = [ATTRIBUTE, ...].  Which attributes are text
+        # and how the domains of all the scenario's strategies combine is
+        # the scenario's business (outbox_reference.Model); here only the
+        # file's own rules.
+        self.domains = {}
+        placed = {}
+        for dname, members in cfg.get("domains", {}).items():
+            if not isinstance(members, list) or not members or any(
+                    not isinstance(a, str) for a in members):
+                raise LanguageError("%s: domains.%s: a list of attribute "
+                                    "names" % (path, dname))
+            for a in [dname] + members:
+                if a in ("key", "type", "name"):
+                    raise LanguageError("%s: domains.%s: %r cannot be in a "
+                                        "domain" % (path, dname, a))
+            for a in members:
+                if placed.get(a, dname) != dname:
+                    raise LanguageError("%s: domains.%s: %r is already in "
+                                        "domain %r" % (path, dname, a,
+                                                       placed[a]))
+                placed[a] = dname
+            self.domains[dname] = list(dict.fromkeys(members))
         self.steps = [[Parser(text, "%s: steps[%d][%d]" % (path, s + 1, k + 1))
                        .statement() for k, text in enumerate(step)]
                       for s, step in enumerate(steps)]
@@ -406,9 +443,9 @@ class Program:
         for t in used:
             if t not in BUILTIN_TABLES and t not in self.tables:
                 raise LanguageError("%s: unknown table %r" % (self.path, t))
-        for t, spec in self.tables.items():
-            if spec["by"] != "event":
-                attrs.add(spec["by"])
+        # Only the attributes a statement reads are needed on every event
+        # (LANGUAGE.md, "Domains"): a table by a domain has one cell per
+        # value some event carries, and needs no attribute of its own.
         self.uses = used
         self.attrs = attrs              # attributes every event must carry
         kinds = {BUILTIN_TABLES[t][2] for t in used if t in BUILTIN_TABLES}
@@ -451,9 +488,13 @@ class Invariant:
     def __init__(self, table, k):
         where = "invariants[%d]" % k
         for key in table:
-            if key not in ("name", "description", "kind", "groups", "holds"):
+            if key not in ("name", "description", "kind", "groups", "holds",
+                           "check"):
                 raise LanguageError("%s: unknown key %r" % (where, key))
         self.name = table["name"]
+        self.check = table.get("check", True)
+        if not isinstance(self.check, bool):
+            raise LanguageError("%s.check: expected a boolean" % where)
         self.kind = table.get("kind", "safety")
         if self.kind not in ("safety", "transition", "at_rest"):
             raise LanguageError("%s.kind: %r" % (where, self.kind))
