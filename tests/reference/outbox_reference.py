@@ -237,11 +237,10 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      wrap to 16-bit signed.  Booleans and 0/1 are one value (Python's
      False == 0), which is the same partition of states.  A local set to a
      value of a domain (`payer = event.from`) holds the value itself and is
-     carried like the others; a carried domain local that its step did not
-     set (a guard was false, or a `stop` came first) is carried as 0, "no
-     value", distinct from every value of the domain (LANGUAGE.md does not
-     say how an unset domain local is encoded; it could also be read as the
-     domain's first value, which would merge such states).
+     carried like the others.  A local no statement of the step has set (a
+     guard was false, or a `stop` came first) reads, and is carried, as 0
+     (false), or, for a local of a domain, as the domain's first value
+     (LANGUAGE.md, "Locals").
  L4. idempotency_key_window = K (a duration of the scenario: it joins the
      unit's gcd).  The provider has seen the key of e when sent[g][e] > 0.
      key_age[g][e] exists when the group sets K: 0 while sent = 0; a
@@ -1033,6 +1032,39 @@ class Model:
             return int(ev.get(attr, 0))
         return ev.get(attr)
 
+    def _unset_local(self, g, name):
+        """The value of a local no statement of this step has set (L3): 0
+        (false), or for a local of a domain the domain's first value."""
+        domain = self._local_domain(g, name)
+        if domain is None:
+            return 0
+        values = self.domain_values(domain)
+        return values[0] if values else 0
+
+    def _local_domain(self, g, name, seen=()):
+        """The domain of the values local `name` of group g's handler holds,
+        from what a statement sets it to (event.A of a text attribute, or
+        another such local); None for a boolean or an integer."""
+        prog = self.groups[g]["prog"]
+        for step in prog.steps:
+            for _guard, action in step:
+                if action[0] != "set" or action[1] != name:
+                    continue
+                x = action[2]
+                if x[0] == "attr" and x[1] == ("name", "event") and \
+                        self._is_text(x[2]):
+                    return self.domain_of.get(x[2], x[2])
+                if x[0] == "name" and x[1] not in seen and \
+                        x[1] not in ("event", "key"):
+                    d = self._local_domain(g, x[1], seen + (name,))
+                    if d is not None:
+                        return d
+        return None
+
+    def _is_text(self, attr):
+        return attr in ("key", "account") or attr in self.domain_of or \
+            any(isinstance(ev.get(attr), str) for ev in self.events)
+
     def _handler_value(self, node, n, g, e, local):
         """An expression of a handler, for event e of group g."""
         op = node[0]
@@ -1043,7 +1075,7 @@ class Model:
                 return ("ev", e)
             if node[1] == "key":
                 return self.events[e].get("key")
-            return local.get(node[1], 0)
+            return local.get(node[1], self._unset_local(g, node[1]))
         if op == "attr":
             if node[1] != ("name", "event"):
                 raise ValueError("only event.ATTRIBUTE in a handler")
@@ -1138,7 +1170,7 @@ class Model:
         if not last:
             kept = [step + 1]
             for name in prog.carried:
-                v = local.get(name, 0)
+                v = local.get(name, self._unset_local(g, name))
                 if isinstance(v, str):           # a value of a domain (L3)
                     kept.append(v)
                     continue
