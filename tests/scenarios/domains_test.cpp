@@ -38,6 +38,25 @@ HandlerProgram Compile(std::string_view steps, std::string_view rest) {
   return p.value();
 }
 
+// Runs step `step` of `p` over one table by a domain whose cells are
+// `user` (the first at 0), for an event whose text attributes hold the
+// value indices `values` and whose number attributes are `numbers`;
+// returns the memo after it.
+std::uint32_t RunOnAccounts(const HandlerProgram& p, int step,
+                            std::vector<std::int16_t>& user,
+                            const std::vector<std::int16_t>& values,
+                            const std::vector<std::int32_t>& numbers,
+                            std::uint32_t memo) {
+  const std::uint16_t first[1] = {0};
+  GroupEventCells c;
+  GroupKeyCells k;
+  RunHandlerStep(
+      p, step,
+      HandlerCells{&c, &k, user.data(), first, 0, values.data(), numbers.data(),
+                   &memo, step + 1 == static_cast<int>(p.steps.size())});
+  return memo;
+}
+
 constexpr std::string_view kAccounts =
     "[domains]\naccount = [\"from\", \"to\"]\n[tables]\nbalance = { kind = "
     "\"number\", by = \"account\" }\n";
@@ -52,15 +71,7 @@ TEST_CASE("two attributes of one domain index one table, in one step") {
   CHECK(p.text_domain == std::vector<std::int8_t>{0, 0});
   // Three accounts (cells 0..2); the event moves 7 from account 2 to 0.
   std::vector<std::int16_t> user = {10, 20, 30};
-  const std::uint16_t first[1] = {0};
-  const std::int16_t values[2] = {2, 0};
-  const std::int32_t numbers[1] = {7};
-  GroupEventCells c;
-  GroupKeyCells k;
-  std::uint32_t memo = 0;
-  RunHandlerStep(p, 0,
-                 HandlerCells{&c, &k, user.data(), first, 0, values, numbers,
-                              &memo, true});
+  RunOnAccounts(p, 0, user, {2, 0}, {7}, 0);
   CHECK(user == std::vector<std::int16_t>{17, 20, 23});
 }
 
@@ -73,28 +84,16 @@ TEST_CASE("a local holds a value of a domain, across steps") {
   CHECK(p.local_domain == std::vector<std::int8_t>{0});
   CHECK(p.memo_bits == 8 + 1);  // the value, and the stop-handler bit
   std::vector<std::int16_t> user = {5, 5, 5};
-  const std::uint16_t first[1] = {0};
   // Text attributes in order of first use: to, from. From account 0 to 2.
   REQUIRE(p.text_attributes == std::vector<std::string>{"to", "from"});
-  const std::int16_t values[2] = {2, 0};
-  GroupEventCells c;
-  GroupKeyCells k;
-  std::uint32_t memo = 0;
-  RunHandlerStep(p, 0,
-                 HandlerCells{&c, &k, user.data(), first, 0, values, nullptr,
-                              &memo, false});
+  std::uint32_t memo = RunOnAccounts(p, 0, user, {2, 0}, {}, 0);
   CHECK(user == std::vector<std::int16_t>{4, 5, 5});
   CHECK(MemoLocal(p, 0, memo) == 2);
-  RunHandlerStep(p, 1,
-                 HandlerCells{&c, &k, user.data(), first, 0, values, nullptr,
-                              &memo, true});
+  memo = RunOnAccounts(p, 1, user, {2, 0}, {}, memo);
   CHECK(user == std::vector<std::int16_t>{4, 5, 6});
   CHECK(memo == 0);
   // A transfer to oneself stops before it writes anything.
-  const std::int16_t same[2] = {1, 1};
-  RunHandlerStep(
-      p, 0,
-      HandlerCells{&c, &k, user.data(), first, 0, same, nullptr, &memo, false});
+  RunOnAccounts(p, 0, user, {1, 1}, {}, 0);
   CHECK(user == std::vector<std::int16_t>{4, 5, 6});
 }
 
