@@ -173,6 +173,26 @@ void WriteConfig(JsonWriter& w, const Config& c) {
         .OptionalString(duration(g.dead_letter_redrive));
     w.Key("dead_letter_retention")
         .OptionalString(duration(g.dead_letter_retention));
+    // Starting values of declared tables, only when the scenario gives
+    // some, so that other reports keep their shape.
+    if (!g.initial.empty()) {
+      std::vector<std::string> tables;
+      for (const InitialValue& v : g.initial) {
+        if (std::find(tables.begin(), tables.end(), v.table) == tables.end()) {
+          tables.push_back(v.table);
+        }
+      }
+      w.Key("initial").BeginObject();
+      for (const std::string& t : tables) {
+        w.Key(t).BeginObject();
+        for (const InitialValue& v : g.initial) {
+          // Validated: a cell holds -32768..32767.
+          if (v.table == t) w.Key(v.at).Number(static_cast<int>(v.value));
+        }
+        w.EndObject();
+      }
+      w.EndObject();
+    }
     w.EndObject();
   }
   w.EndArray();

@@ -256,6 +256,24 @@ TEST_CASE(
   CHECK(j["expectation"]["states"].type == Json::Type::kNull);
 }
 
+TEST_CASE("the JSON report gives a group's starting values, when it has any") {
+  const Result<Scenario> scenario = LoadScenario(
+      OC_SOURCE_DIR "/scenarios/consumers/transfer.single_transaction.toml");
+  REQUIRE_MESSAGE(scenario.ok(), scenario.status().message());
+  const Result<ScenarioResult> result = CheckScenario(scenario.value());
+  REQUIRE_MESSAGE(result.ok(), result.status().message());
+  const Json j = Parse(
+      JsonReport(result.value(), {.wall_clock = false, .command_line = {}}));
+  const Json& bank = j["config"]["groups"][0];
+  CHECK(bank["name"].text == "bank");
+  CHECK(bank["initial"]["balance"]["alice"].text == "100");
+  CHECK(bank["initial"]["balance"]["bob"].text == "50");
+  // A group without starting values has no key for them.
+  const Json v =
+      Parse(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));
+  CHECK_FALSE(v["config"]["groups"][0].Has("initial"));
+}
+
 TEST_CASE("the JSON report carries verdict, outcome, stats and coverage") {
   const Json j =
       Parse(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));

@@ -13,3 +13,5 @@ add_executable(report_writers_test
 target_link_libraries(report_writers_test PRIVATE oc_reports oc_scenarios
   oc_test_main)
 oc_discover(report_writers_test unit)
+target_compile_definitions(report_writers_test PRIVATE
+  OC_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
