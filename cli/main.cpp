@@ -224,6 +224,34 @@ int main(int argc, char** argv) {
       ->transform(CLI::AsSizeValue(false))
       ->option_text("SIZE");
 
+  check->add_flag("--simulate", flags.simulate,
+                  "Random walks instead of an exhaustive search, for state "
+                  "spaces too large to search: each walk takes enabled "
+                  "actions at random up to --max-depth steps (default: "
+                  "bounds.max_depth, else 200); a violation found is "
+                  "shortened and saved as any other; never proves \"holds\" "
+                  "(exit code 3 when nothing is found)");
+  check
+      ->add_option("--walks", flags.walks,
+                   "With --simulate: run this many walks (default 1000, or "
+                   "as many as --time allows)")
+      ->check(CLI::PositiveNumber);
+  check
+      ->add_option("--time", flags.time,
+                   "With --simulate: start no walk after this long (e.g. "
+                   "60s, 2m, 500ms; a bare number is seconds)")
+      ->option_text("DURATION");
+  check
+      ->add_option("--seed", flags.seed,
+                   "With --simulate: the seed of the walks (default 1); the "
+                   "same seed gives the same walks on any platform and "
+                   "thread count")
+      ->each([&flags](const std::string&) { flags.seed_given = true; });
+  check->add_flag("--swarm", flags.swarm,
+                  "With --simulate: each walk also draws its own fault "
+                  "budgets (0 to the scenario's) and a weight per action "
+                  "class, so that rare combinations are tried");
+
   oc::BenchFlags bench_flags;
   CLI::App* bench = app.add_subcommand(
       "bench",
