@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -66,6 +68,24 @@ constexpr const char* kInitExitCodes =
     "  0  the scenario file was written\n"
     "  2  an unknown preset, a file that exists (without --force), a file "
     "that cannot be written, or bundled presets that cannot be found";
+
+// A validator for a whole number of `what`, at least `least`, in decimal
+// digits only (CLI11 would read "-1" as a huge unsigned number).
+CLI::Validator WholeNumber(std::string what, std::uint64_t least) {
+  return CLI::Validator(
+      [what, least](std::string& text) -> std::string {
+        std::uint64_t n = 0;
+        const auto [end, ec] =
+            std::from_chars(text.data(), text.data() + text.size(), n);
+        if (text.empty() || ec != std::errc() ||
+            end != text.data() + text.size() || n < least) {
+          return fmt::format("'{}' is not {}: a whole number from {} to {}",
+                             text, what, least, UINT64_MAX);
+        }
+        return "";
+      },
+      "", "");
+}
 
 // The command as typed, each argument quoted for a POSIX shell when it
 // holds anything but letters, digits and -_./=:,+@%.
@@ -235,7 +255,7 @@ int main(int argc, char** argv) {
       ->add_option("--walks", flags.walks,
                    "With --simulate: run this many walks (default 1000, or "
                    "as many as --time allows)")
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumber("a number of walks", 1));
   check
       ->add_option("--time", flags.time,
                    "With --simulate: start no walk after this long (e.g. "
@@ -246,6 +266,7 @@ int main(int argc, char** argv) {
                    "With --simulate: the seed of the walks (default 1); the "
                    "same seed gives the same walks on any platform and "
                    "thread count")
+      ->check(WholeNumber("a seed", 0))
       ->each([&flags](const std::string&) { flags.seed_given = true; });
   check->add_flag("--swarm", flags.swarm,
                   "With --simulate: each walk also draws its own fault "
