@@ -41,7 +41,8 @@ constexpr const char* kExitCodes =
     "expectation is violated\n"
     "  2  bad input or usage (a scenario file, a flag, a path), or --bless "
     "refused to write (a search that proved nothing)\n"
-    "  3  a limit stopped a search, so a \"holds\" was not proved, or "
+    "  3  a limit stopped a search, so a \"holds\" was not proved (a "
+    "simulation that found no violation proves nothing either), or "
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
     "written)";
 
