@@ -24,6 +24,8 @@ std::string Unproved(explorer::Stop stop) {
       return "the search stopped at the memory limit (--max-memory)";
     case explorer::Stop::kInterrupted:
       return "the search was interrupted";
+    case explorer::Stop::kSampled:
+      return "the search was a simulation (random walks)";
   }
   return "the search did not finish";
 }

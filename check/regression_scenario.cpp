@@ -12,11 +12,26 @@ Result<Scenario> RegressionScenario(const ScenarioResult& result, std::size_t i,
   const Violation& violation = result.exploration.violations[i];
   Scenario s;
   s.name = fmt::format("{}.{}", original.name, violation.property);
-  s.description = fmt::format(
-      "The shortest counterexample of {} that outbox-check found in scenario "
-      "'{}' ({}), replayed as a pinned order.",
-      violation.property, original.name, original.path);
   s.config = original.config;
+  if (const auto& sim = result.simulation) {
+    // A swarm walk ran with budgets of its own: the order replays with
+    // those.
+    if (sim->budgets) s.config.budgets = *sim->budgets;
+    s.description = fmt::format(
+        "A counterexample of {} that a simulation of scenario '{}' ({}) "
+        "found in walk {} of seed {}{}, shortened ({}), replayed as a "
+        "pinned order.",
+        violation.property, original.name, original.path, sim->walk.value_or(0),
+        sim->seed,
+        sim->budgets ? " (swarm: with the fault budgets that walk drew)" : "",
+        sim->shortest ? "a breadth-first search proved it a shortest one"
+                      : "not necessarily a shortest one");
+  } else {
+    s.description = fmt::format(
+        "The shortest counterexample of {} that outbox-check found in "
+        "scenario '{}' ({}), replayed as a pinned order.",
+        violation.property, original.name, original.path);
+  }
   // The regression file is written elsewhere: a declared strategy's file,
   // relative to the original scenario's folder, becomes relative to
   // `folder`. Both sides are made absolute and normalized lexically, as the

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "check/simulation.h"
+#include "common/text.h"
 #include "explorer/breadth_first_search.h"
 #include "explorer/inevitability.h"
 #include "invariants/invariant.h"
@@ -339,6 +341,10 @@ struct Findings {
   bool stop_first = false;            // stopped at the first violation
   bool complete = false;              // nothing a limit cut off
   const char* stopped = "";           // how it stopped, when not complete
+  // Random walks, and how many: they prove a violation they find, and
+  // nothing else.
+  bool sampled = false;
+  std::uint64_t walks = 0;
 };
 
 // A difference from what the scenario asks: exit code 1.
@@ -354,6 +360,14 @@ void Undecided(ScenarioResult& result, std::string why) {
   if (result.outcome == Outcome::kAsExpected) {
     result.outcome = Outcome::kInconclusive;
   }
+}
+
+// Why random walks that found no violation prove nothing.
+std::string SampledHolds(const Findings& f) {
+  return fmt::format(
+      "no violation found in {}; a simulation never proves that an "
+      "invariant holds",
+      Plural(f.walks, "random walk"));
 }
 
 // The violated set against expect.violated.
@@ -377,7 +391,12 @@ void JudgeViolated(ScenarioResult& result, const Expectation& expect,
       // enough when stopping at the first.
       if (!f.violated.empty() && wanted.count(f.violated.front())) continue;
     }
-    if (!f.complete) {
+    if (f.sampled) {
+      Undecided(result, fmt::format("'{}' was not violated in {} (a "
+                                    "simulation can find a violation, never "
+                                    "prove there is none)",
+                                    name, Plural(f.walks, "random walk")));
+    } else if (!f.complete) {
       Undecided(result,
                 fmt::format("'{}' was not violated before the search {}", name,
                             f.stopped));
@@ -387,8 +406,10 @@ void JudgeViolated(ScenarioResult& result, const Expectation& expect,
                            name));
     }
   }
-  if (!f.complete && result.outcome == Outcome::kAsExpected &&
-      found.size() < result.scenario.invariants.size()) {
+  if (f.sampled && result.outcome == Outcome::kAsExpected && found.empty()) {
+    Undecided(result, SampledHolds(f));
+  } else if (!f.complete && result.outcome == Outcome::kAsExpected &&
+             found.size() < result.scenario.invariants.size()) {
     Undecided(result,
               fmt::format("the search {}, so the invariants it did not see "
                           "violated are not proved to hold",
@@ -403,7 +424,12 @@ void JudgeMustFire(ScenarioResult& result, const Findings& f) {
     for (std::size_t c : OutboxModel::ClassesNamed(name)) {
       fired += result.exploration.action_counts[c];
     }
-    if (fired == 0 && !f.complete) {
+    if (fired == 0 && f.sampled) {
+      // Walks sample paths: an action they never took may still fire, and
+      // a violation they found needs no hazard to be proved.
+      result.warnings.push_back(fmt::format(
+          "'{}' (check.must_fire) was not taken by any walk", name));
+    } else if (fired == 0 && !f.complete) {
       // It might have fired in the part a limit cut off: not a verdict.
       Undecided(result, fmt::format("'{}' did not fire before the search "
                                     "stopped at a limit (check.must_fire)",
@@ -452,17 +478,27 @@ void Judge(ScenarioResult& result) {
   f.stopped = exploration.stop == explorer::Stop::kInterrupted
                   ? "was interrupted"
                   : "stopped at a limit";
+  if (exploration.stop == explorer::Stop::kSampled) {
+    // A violation a walk found stands as one the search stopped at.
+    f.sampled = true;
+    f.walks = result.simulation ? result.simulation->walks : 0;
+    f.stop_first = f.complete = !f.violated.empty();
+  }
   const std::optional<Expectation>& expect = result.scenario.expect;
   if (expect) {
     JudgeViolated(result, *expect, f);
+  } else if (f.sampled && f.violated.empty()) {
+    Undecided(result, SampledHolds(f));
   } else if (!f.complete && f.violated.empty()) {
     Undecided(result,
               fmt::format("the search {}, so no invariant is proved to hold",
                           f.stopped));
   }
   JudgeMustFire(result, f);
+  // A walk's trace need not be a shortest one, nor its states all there
+  // are: there is no count to compare.
   if (expect) {
-    JudgeCounts(result, *expect);
+    if (!f.sampled) JudgeCounts(result, *expect);
   } else if (result.outcome == Outcome::kAsExpected) {
     result.outcome = f.violated.empty() ? Outcome::kNoExpectationHolds
                                         : Outcome::kNoExpectationViolated;
@@ -479,7 +515,11 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
     if (pool == 0) continue;
     const std::size_t c = OutboxModel::ClassesNamed(budget.spender).front();
     if (exploration.action_counts[c] != 0) continue;
-    if (exploration.partial_order) {
+    if (exploration.stop == explorer::Stop::kSampled) {
+      warnings.push_back(
+          fmt::format("faults.{} = {} was never used: no walk took {}",
+                      budget.key, pool, budget.spender));
+    } else if (exploration.partial_order) {
       // The reduction may have left every such transition out.
       warnings.push_back(fmt::format(
           "faults.{} = {} was never used in the reduced search: no {} fired "
@@ -530,6 +570,8 @@ std::vector<PointOfNoReturn> PointsOfNoReturn(
   std::string unknown;
   if (result.replay) {
     unknown = "a pinned order explores no graph";
+  } else if (result.simulation) {
+    unknown = "a simulation keeps no state graph";
   } else if (!e.complete()) {
     unknown = "the search was incomplete, so continuations are unknown";
   } else if (e.graph_over_memory) {
@@ -621,6 +663,20 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
 
   if (!scenario.order.empty()) {
     if (Status s = Replay(model, properties, result); !s.ok()) return s;
+  } else if (options.simulate) {
+    SimulationContext context;
+    const std::vector<InvariantExpression>& expressions =
+        result.scenario.expressions;
+    context.properties_for = [&](const OutboxModel& m) {
+      return PropertiesFor(scenario.invariants, expressions, m);
+    };
+    context.threads = options.threads;
+    context.max_bytes = options.max_bytes;
+    context.cancel = options.cancel;
+    const int depth = options.max_depth
+                          ? *options.max_depth
+                          : scenario.limits.max_depth.value_or(200);
+    Simulate(model, properties, *options.simulate, depth, context, result);
   } else {
     explorer::Options search = SearchOptions(scenario, options);
     search.partial_order = UsePartialOrder(scenario, options.partial_order);

@@ -9,6 +9,8 @@
 #define OUTBOX_CHECK_CHECK_SCENARIO_CHECK_H_
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -43,7 +45,64 @@ enum class Outcome {
                            // proved to hold)
 };
 
+// Random walks instead of an exhaustive search (explorer/random_walk.h):
+// for state spaces too large to search, a simulation may find a violation
+// but never proves that an invariant holds. A pinned order is replayed as
+// without it.
+struct SimulationOptions {
+  // Walk i draws from a generator seeded by (seed, i): the same seed gives
+  // the same walks and the same result on any platform and thread count.
+  std::uint64_t seed = 1;
+  // Run walks 0 .. walks - 1 unless a violation comes first; and start no
+  // walk after `time`. With neither: 1000 walks.
+  std::optional<std::uint64_t> walks;
+  std::optional<std::chrono::milliseconds> time;
+  // Swarm: each walk also draws its own fault budgets (each from 0 to the
+  // scenario's) and a weight from 0 to 4 per action class (default: no;
+  // every walk has the scenario's budgets and takes every enabled action
+  // alike).
+  bool swarm = false;
+  // Count distinct states up to this many, then say "at least" (default
+  // 2^20).
+  std::uint64_t distinct_limit = std::uint64_t{1} << 20;
+  // A violation found is shortened, then a breadth-first search as deep
+  // as the shortened trace looks for a shortest one, if it needs at most
+  // this many stored states (default 2,000,000; 0: never search).
+  std::uint64_t shortest_search_states = 2'000'000;
+};
+
+// What a simulation did, beside the Exploration it fills (whose stats are
+// then: states = distinct states seen, transitions = steps taken,
+// terminal_states = walks that ended at rest, depth = the longest walk).
+struct SimulationSummary {
+  std::uint64_t seed = 1;
+  bool swarm = false;
+  int max_depth = 0;        // steps per walk at most
+  std::uint64_t walks = 0;  // walks run (up to the violating one)
+  std::optional<std::uint64_t> walks_asked;
+  std::optional<std::chrono::milliseconds> time;
+  bool distinct_capped = false;      // stats.states is a lower bound
+  std::uint64_t ended_at_depth = 0;  // walks cut by max_depth
+  // The fault budgets of the scenario (pool > 0) whose action no walk
+  // took, by key ("premature_expiries").
+  std::vector<std::string> faults_never;
+  // When a violation was found: the walk that found it, how long its trace
+  // was as the walk met it, and whether a breadth-first search proved the
+  // reported (shortened) trace a shortest one, or why not.
+  std::optional<std::uint64_t> walk;
+  std::size_t walk_length = 0;
+  bool shortest = false;
+  std::string shortest_unknown_because;
+  // Swarm: the fault budgets and class weights that walk drew (the
+  // regression scenario is written with these budgets).
+  std::optional<FaultBudgets> budgets;
+  std::vector<std::uint32_t> class_weights;
+};
+
 struct CheckOptions {
+  // Set: simulate instead of searching exhaustively (max_depth then bounds
+  // each walk; default the scenario's bounds.max_depth, else 200).
+  std::optional<SimulationOptions> simulate;
   // Override the scenario's [bounds] and [check] settings when set.
   std::optional<int> max_depth;
   std::optional<std::uint64_t> max_states;
@@ -142,6 +201,9 @@ struct ScenarioResult {
   // sentence ("same verdicts and terminal states; 1,234 states stored
   // reduced, 5,678 unreduced"), or why it did not run.
   std::optional<std::string> partial_order_check;
+
+  // Set when CheckOptions::simulate ran random walks instead of a search.
+  std::optional<SimulationSummary> simulation;
 
   // The names of the violated invariants, shortest violation first.
   std::vector<std::string> ViolatedInvariants() const;

@@ -4,8 +4,12 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "check/regression_scenario.h"
 #include "check/scenario_check.h"
@@ -188,6 +192,69 @@ int WriteSet(std::string_view flag, const std::string& folder,
   return 0;
 }
 
+// The duration `text` spells: a whole number and a unit (ms, s, m, h; a
+// bare number is seconds).
+std::optional<std::chrono::milliseconds> ParseDuration(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
+    ++digits;
+  }
+  const std::optional<std::int64_t> n = ParseInteger(text.substr(0, digits));
+  if (!n || *n <= 0) return std::nullopt;
+  const std::string_view unit = text.substr(digits);
+  const std::int64_t scale = unit == "ms"                  ? 1
+                             : unit == "s" || unit.empty() ? 1000
+                             : unit == "m"                 ? 60'000
+                             : unit == "h"                 ? 3'600'000
+                                                           : 0;
+  if (scale == 0 || *n > INT64_MAX / scale) return std::nullopt;
+  return std::chrono::milliseconds(*n * scale);
+}
+
+// The simulation --simulate and its flags ask for (nullopt without it), or
+// why they do not go together.
+Result<std::optional<SimulationOptions>> SimulationFlags(
+    const CheckFlags& flags) {
+  if (!flags.simulate) {
+    for (const auto& [given, name] :
+         {std::pair{flags.walks.has_value(), "--walks"},
+          std::pair{flags.time.has_value(), "--time"},
+          std::pair{flags.seed_given, "--seed"},
+          std::pair{flags.swarm, "--swarm"}}) {
+      if (given) {
+        return Status::Error(fmt::format(
+            "{} sets up random walks; add --simulate to run them", name));
+      }
+    }
+    return std::optional<SimulationOptions>();
+  }
+  for (const auto& [given, name] :
+       {std::pair{flags.bless, "--bless"},
+        std::pair{flags.graph.has_value(), "--graph"},
+        std::pair{flags.partial_order_check, "--partial-order-check"}}) {
+    if (given) {
+      return Status::Error(fmt::format(
+          "--simulate samples paths and proves no \"holds\"; {} needs the "
+          "exhaustive search",
+          name));
+    }
+  }
+  SimulationOptions simulation;
+  simulation.seed = flags.seed;
+  simulation.walks = flags.walks;
+  simulation.swarm = flags.swarm;
+  if (flags.time) {
+    simulation.time = ParseDuration(*flags.time);
+    if (!simulation.time) {
+      return Status::Error(fmt::format(
+          "--time '{}' is not a duration: a positive whole number and a "
+          "unit, ms, s, m or h (60s, 2m; a bare number is seconds)",
+          *flags.time));
+    }
+  }
+  return std::optional<SimulationOptions>(simulation);
+}
+
 // What every report of this run says about it: seconds and the command
 // line, unless --no-time asks for byte-identical output.
 reports::ReportOptions ReportOptionsFor(const CheckFlags& flags) {
@@ -209,6 +276,12 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
                "outbox-check: --bless records what each file's own search "
                "finds; --stop-at-first would record its shortest violation "
                "only\n");
+    return kExitUsage;
+  }
+  const Result<std::optional<SimulationOptions>> simulate =
+      SimulationFlags(flags);
+  if (!simulate.ok()) {
+    fmt::print(err, "outbox-check: {}\n", simulate.status().message());
     return kExitUsage;
   }
   if (flags.graph && flags.paths.size() != 1) {
@@ -272,6 +345,7 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
     options.partial_order_check = flags.partial_order_check;
     options.graph_limit = std::max(options.graph_limit, flags.graph_limit);
     options.cancel = interrupt.flag();
+    options.simulate = simulate.value();
     Result<ScenarioResult> result = [&] {
       // The progress line is gone before anything else is printed.
       ProgressLine progress(

@@ -69,6 +69,15 @@ struct CheckFlags {
   // GITHUB_ACTIONS environment variable is).
   bool github_annotations = false;
 
+  // Simulate (random walks) instead of searching exhaustively; the other
+  // four need it. `time` is as typed ("60s", "2m"), checked by RunCheck.
+  bool simulate = false;
+  std::optional<std::uint64_t> walks;  // none: 1000, unless `time` is set
+  std::optional<std::string> time;     // none: no time limit
+  std::uint64_t seed = 1;
+  bool seed_given = false;
+  bool swarm = false;
+
   // Check only the scenarios whose name matches one of these shell
   // patterns (`*`, `?`, `[...]`, as fnmatch); empty: every scenario. A
   // pattern that picks none of the loaded scenarios is a usage error.

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -39,7 +41,8 @@ constexpr const char* kExitCodes =
     "expectation is violated\n"
     "  2  bad input or usage (a scenario file, a flag, a path), or --bless "
     "refused to write (a search that proved nothing)\n"
-    "  3  a limit stopped a search, so a \"holds\" was not proved, or "
+    "  3  a limit stopped a search, so a \"holds\" was not proved (a "
+    "simulation that found no violation proves nothing either), or "
     "SIGINT or SIGTERM interrupted the run (no incomplete set of files is "
     "written)";
 
@@ -66,6 +69,24 @@ constexpr const char* kInitExitCodes =
     "  0  the scenario file was written\n"
     "  2  an unknown preset, a file that exists (without --force), a file "
     "that cannot be written, or bundled presets that cannot be found";
+
+// A validator for a whole number of `what`, at least `least`, in decimal
+// digits only (CLI11 would read "-1" as a huge unsigned number).
+CLI::Validator WholeNumber(std::string what, std::uint64_t least) {
+  return CLI::Validator(
+      [what, least](std::string& text) -> std::string {
+        std::uint64_t n = 0;
+        const auto [end, ec] =
+            std::from_chars(text.data(), text.data() + text.size(), n);
+        if (text.empty() || ec != std::errc() ||
+            end != text.data() + text.size() || n < least) {
+          return fmt::format("'{}' is not {}: a whole number from {} to {}",
+                             text, what, least, UINT64_MAX);
+        }
+        return "";
+      },
+      "", "");
+}
 
 // The command as typed, each argument quoted for a POSIX shell when it
 // holds anything but letters, digits and -_./=:,+@%.
@@ -223,6 +244,35 @@ int main(int argc, char** argv) {
                    "0: never keep it)")
       ->transform(CLI::AsSizeValue(false))
       ->option_text("SIZE");
+
+  check->add_flag("--simulate", flags.simulate,
+                  "Random walks instead of an exhaustive search, for state "
+                  "spaces too large to search: each walk takes enabled "
+                  "actions at random up to --max-depth steps (default: "
+                  "bounds.max_depth, else 200); a violation found is "
+                  "shortened and saved as any other; never proves \"holds\" "
+                  "(exit code 3 when nothing is found)");
+  check
+      ->add_option("--walks", flags.walks,
+                   "With --simulate: run this many walks (default 1000, or "
+                   "as many as --time allows)")
+      ->check(WholeNumber("a number of walks", 1));
+  check
+      ->add_option("--time", flags.time,
+                   "With --simulate: start no walk after this long (e.g. "
+                   "60s, 2m, 500ms; a bare number is seconds)")
+      ->option_text("DURATION");
+  check
+      ->add_option("--seed", flags.seed,
+                   "With --simulate: the seed of the walks (default 1); the "
+                   "same seed gives the same walks on any platform and "
+                   "thread count")
+      ->check(WholeNumber("a seed", 0))
+      ->each([&flags](const std::string&) { flags.seed_given = true; });
+  check->add_flag("--swarm", flags.swarm,
+                  "With --simulate: each walk also draws its own fault "
+                  "budgets (0 to the scenario's) and a weight per action "
+                  "class, so that rare combinations are tried");
 
   oc::BenchFlags bench_flags;
   CLI::App* bench = app.add_subcommand(

@@ -54,6 +54,8 @@ enum class Stop {
   kFirstViolation,  // stop_at_first_violation found one
   kMaxMemory,       // the search's buffers reached their memory limit
   kInterrupted,     // Options::cancel was set (a signal, say)
+  kSampled,         // random walks (random_walk.h): a sample of the paths,
+                    // never the whole state space
 };
 
 // A concrete path from an initial state: states[0] is initial and

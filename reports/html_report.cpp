@@ -96,7 +96,9 @@ std::string SummarySection(const ScenarioResult& r) {
     if (v != e.violations.end()) {
       result = "<span class=\"badge bad\">broke</span>";
       how = fmt::format("{} property; {} {}", KindText(v->kind),
-                        r.replay ? "at step" : "shortest trace of",
+                        r.replay       ? "at step"
+                        : r.simulation ? "trace of"
+                                       : "shortest trace of",
                         v->trace.length());
       how += r.replay ? "" : v->trace.length() == 1 ? " step" : " steps";
     } else if (r.replay) {
@@ -449,9 +451,9 @@ std::string HtmlReport(const ScenarioResult& result,
         result.replay
             ? fmt::format("{} ({}) broke at step {} of the pinned order",
                           v.property, KindText(v.kind), v.trace.length())
-            : fmt::format("{} ({}) violated: shortest trace, {} step{}",
-                          v.property, KindText(v.kind), v.trace.length(),
-                          v.trace.length() == 1 ? "" : "s");
+            : fmt::format("{} ({}) violated: {}, {} step{}", v.property,
+                          KindText(v.kind), TraceKindText(result),
+                          v.trace.length(), v.trace.length() == 1 ? "" : "s");
     const std::string callout = "<strong>Point of no return:</strong> " +
                                 Esc(PointOfNoReturnText(result, i));
     const std::vector<StepRow> rows = PresentRows(

@@ -33,6 +33,8 @@ std::string_view StopName(explorer::Stop stop) {
       return "max_memory";
     case explorer::Stop::kInterrupted:
       return "interrupted";
+    case explorer::Stop::kSampled:
+      return "sampled";
   }
   return "?";
 }
@@ -111,14 +113,17 @@ void WriteTrace(JsonWriter& w, const OutboxModel& model, const Trace& trace) {
   w.EndArray();
 }
 
-void WriteScenario(JsonWriter& w, const Scenario& s) {
+void WriteScenario(JsonWriter& w, const ScenarioResult& result) {
+  const Scenario& s = result.scenario;
   w.Key("scenario").BeginObject();
   w.Key("name").String(s.name);
   w.Key("path").String(s.path);
   w.Key("description").String(s.description);
   w.Key("invariants").Strings(s.invariants);
   w.Key("unchecked").Strings(s.unchecked);
-  w.Key("search").String(s.order.empty() ? "exhaustive" : "pinned");
+  w.Key("search").String(!s.order.empty()    ? "pinned"
+                         : result.simulation ? "simulation"
+                                             : "exhaustive");
   w.Key("stop_at_first_violation").Bool(s.stop_at_first_violation);
   w.Key("must_fire").Strings(s.must_fire);
   w.Key("limits").BeginObject();
@@ -344,6 +349,47 @@ void WriteViolations(JsonWriter& w, const ScenarioResult& result) {
   w.EndArray();
 }
 
+// A simulation's parameters and what it found; null for a search.
+void WriteSimulation(JsonWriter& w, const ScenarioResult& result) {
+  w.Key("simulation");
+  const auto& sim = result.simulation;
+  if (!sim) {
+    w.Null();
+    return;
+  }
+  w.BeginObject();
+  w.Key("seed").Number(sim->seed);
+  w.Key("swarm").Bool(sim->swarm);
+  w.Key("max_depth").Number(sim->max_depth);
+  w.Key("walks").Number(sim->walks);
+  w.Key("walks_asked").OptionalNumber(sim->walks_asked);
+  w.Key("time_limit_seconds")
+      .OptionalNumber(
+          sim->time ? std::optional<double>(
+                          static_cast<double>(sim->time->count()) / 1000.0)
+                    : std::nullopt);
+  w.Key("distinct_states_seen").Number(result.exploration.stats.states);
+  w.Key("distinct_states_capped").Bool(sim->distinct_capped);
+  w.Key("faults_never_exercised").Strings(sim->faults_never);
+  w.Key("violating_walk").OptionalNumber(sim->walk);
+  w.Key("walk_length");
+  sim->walk ? w.Number(static_cast<std::uint64_t>(sim->walk_length)) : w.Null();
+  w.Key("trace_minimised").Bool(sim->walk.has_value());
+  w.Key("trace_shortest").Bool(sim->shortest);
+  w.Key("drawn_budgets");
+  if (sim->budgets) {
+    w.BeginObject();
+    for (const FaultBudget& budget : kFaultBudgets) {
+      if (Pool(result.scenario.config, budget) == 0) continue;
+      w.Key(budget.key).Number((*sim->budgets).*budget.pool);
+    }
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+}
+
 void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
   w.Key("replay");
   if (!result.replay) {
@@ -379,7 +425,7 @@ void WriteReport(JsonWriter& w, const ScenarioResult& result,
                           ? std::nullopt
                           : std::optional<std::string>(options.command_line));
   w.EndObject();
-  WriteScenario(w, result.scenario);
+  WriteScenario(w, result);
   WriteConfig(w, result.scenario.config);
   WriteExpectation(w, result.scenario);
   WriteVerdict(w, result);
@@ -391,6 +437,7 @@ void WriteReport(JsonWriter& w, const ScenarioResult& result,
   WriteStats(w, result, options);
   WriteViolations(w, result);
   WriteReplay(w, result);
+  WriteSimulation(w, result);
   w.EndObject();
 }
 

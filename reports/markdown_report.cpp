@@ -399,6 +399,12 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
             ? "it ends at rest, so at-rest invariants were checked"
             : "it does not end at rest, so at-rest invariants were not "
               "checked");
+  } else if (const auto simulation = SimulationText(result)) {
+    out += fmt::format("| Search | {} |\n", MarkdownText(*simulation));
+    if (const auto draw = SwarmDrawText(result)) {
+      out += fmt::format("| Swarm | the violating walk drew {} |\n",
+                         MarkdownText(*draw));
+    }
   } else {
     out += fmt::format("| Search | {}, breadth-first |\n", SearchExtentText(e));
   }
@@ -459,6 +465,9 @@ void AppendViolations(const ScenarioResult& result, std::string& out) {
     out +=
         fmt::format("### {}. {} ({}), {}\n\n", i + 1, MarkdownCode(v.property),
                     KindText(v.kind), Plural(v.trace.length(), "step"));
+    if (result.simulation) {
+      out += fmt::format("The {}.\n\n", MarkdownText(TraceKindText(result)));
+    }
     out += fmt::format("**Point of no return:** {}.\n\n",
                        MarkdownText(PointOfNoReturnText(result, i)));
     if (result.replay) {

@@ -168,13 +168,16 @@ void WriteCodeFlows(JsonWriter& w, const ScenarioResult& r, const Violation& v,
   const bool pinned = r.replay.has_value();
   w.Key("codeFlows").BeginArray();
   w.BeginObject();
-  WriteMessage(w, pinned
-                      ? fmt::format("The pinned order up to where {} "
-                                    "breaks: {}",
-                                    v.property, Plural(steps.size(), "step"))
-                      : fmt::format("The shortest trace that violates {}: "
-                                    "{}",
-                                    v.property, Plural(steps.size(), "step")));
+  WriteMessage(
+      w, pinned ? fmt::format("The pinned order up to where {} "
+                              "breaks: {}",
+                              v.property, Plural(steps.size(), "step"))
+         : r.simulation
+             ? fmt::format("A trace that violates {} ({}): {}", v.property,
+                           TraceKindText(r), Plural(steps.size(), "step"))
+             : fmt::format("The shortest trace that violates {}: "
+                           "{}",
+                           v.property, Plural(steps.size(), "step")));
   w.Key("threadFlows").BeginArray();
   w.BeginObject();
   w.Key("locations").BeginArray();

@@ -50,6 +50,14 @@ std::string FormatResult(const ScenarioResult& result,
                            ? "ends at rest (at-rest invariants checked)"
                            : "does not end at rest (at-rest invariants not "
                              "checked)");
+  } else if (const auto simulation = SimulationText(result)) {
+    out += fmt::format("  search:    {}: {}", SearchText(e), *simulation);
+    if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);
+    out += "\n";
+    if (const auto draw = SwarmDrawText(result)) {
+      out += fmt::format("  swarm:     walk {} drew {}\n",
+                         result.simulation->walk.value_or(0), *draw);
+    }
   } else {
     out += fmt::format(
         "  search:    {}: {}, {}, {}, depth {}", SearchText(e),
@@ -123,9 +131,9 @@ std::string FormatResult(const ScenarioResult& result,
   } else {
     for (std::size_t i = 0; i < e.violations.size(); ++i) {
       const Violation& v = e.violations[i];
-      out +=
-          fmt::format("\n  {} ({}) violated; shortest trace, {}:\n", v.property,
-                      KindText(v.kind), Plural(v.trace.length(), "step"));
+      out += fmt::format("\n  {} ({}) violated; {}, {}:\n", v.property,
+                         KindText(v.kind), TraceKindText(result),
+                         Plural(v.trace.length(), "step"));
       AppendSteps(model, v.trace, out);
       out += fmt::format("  point of no return: {}\n",
                          PointOfNoReturnText(result, i));

@@ -59,6 +59,8 @@ std::string StopText(explorer::Stop stop) {
       return "INCOMPLETE: stopped at the memory limit";
     case explorer::Stop::kInterrupted:
       return "INCOMPLETE: interrupted by a signal";
+    case explorer::Stop::kSampled:
+      return "INCOMPLETE: random walks (simulation)";
   }
   return "?";
 }
@@ -77,6 +79,8 @@ std::string SearchText(const Exploration& e) {
       return "incomplete breadth-first, interrupted by a signal";
     case explorer::Stop::kFirstViolation:
       return "breadth-first, stopped at the first violation";
+    case explorer::Stop::kSampled:
+      return "simulation (random walks), incomplete";
   }
   return "?";
 }
@@ -90,6 +94,8 @@ std::string SearchExtentText(const Exploration& e) {
     case explorer::Stop::kMaxMemory:
     case explorer::Stop::kInterrupted:
       return "incomplete";
+    case explorer::Stop::kSampled:
+      return "sampled by random walks";
     case explorer::Stop::kFirstViolation:
       return "up to the first violation";
   }
@@ -108,10 +114,67 @@ std::string KindText(explorer::PropertyKind kind) {
   return "?";
 }
 
+std::string TraceKindText(const ScenarioResult& result) {
+  const auto& sim = result.simulation;
+  if (!sim || !sim->walk) return "shortest trace";
+  std::string text = fmt::format("trace of walk {}, shortened; ", *sim->walk);
+  if (sim->shortest) {
+    return text + "a shortest one (a breadth-first search proved it)";
+  }
+  return text + fmt::format("not necessarily a shortest one ({})",
+                            sim->shortest_unknown_because);
+}
+
+std::optional<std::string> SimulationText(const ScenarioResult& result) {
+  const auto& sim = result.simulation;
+  if (!sim) return std::nullopt;
+  const explorer::Stats& s = result.exploration.stats;
+  return fmt::format(
+      "{}{} of at most {} from seed {}, {}{} seen, {}, {} ended at rest",
+      sim->swarm ? "swarm: " : "", Plural(sim->walks, "random walk"),
+      Plural(static_cast<std::uint64_t>(sim->max_depth), "step"), sim->seed,
+      sim->distinct_capped ? "at least " : "",
+      Plural(s.states, "distinct state"), Plural(s.transitions, "step"),
+      s.terminal_states);
+}
+
+std::optional<std::string> SwarmDrawText(const ScenarioResult& result) {
+  const auto& sim = result.simulation;
+  if (!sim || !sim->budgets) return std::nullopt;
+  std::vector<std::string> budgets;
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (Pool(result.scenario.config, budget) == 0) continue;
+    budgets.push_back(fmt::format("faults.{} = {}", budget.key,
+                                  (*sim->budgets).*budget.pool));
+  }
+  std::vector<std::string> weights;
+  const std::vector<std::string>& classes = result.exploration.action_classes;
+  const std::vector<std::string> all = OutboxModel::ActionClassNames();
+  for (std::size_t c = 0; c < sim->class_weights.size() && c < all.size();
+       ++c) {
+    // Only the classes this configuration can fire.
+    if (std::find(classes.begin(), classes.end(), all[c]) == classes.end()) {
+      continue;
+    }
+    weights.push_back(fmt::format("{} {}", all[c], sim->class_weights[c]));
+  }
+  return fmt::format("{}; weights {}",
+                     budgets.empty()
+                         ? std::string("no fault budgets")
+                         : fmt::format("{}", fmt::join(budgets, ", ")),
+                     fmt::join(weights, ", "));
+}
+
 std::string VerdictText(const ScenarioResult& result) {
   const Exploration& e = result.exploration;
   if (e.violations.empty()) {
     if (e.complete()) return "holds";
+    if (result.simulation && e.stop == explorer::Stop::kSampled) {
+      return fmt::format("no violation found in {}, {}{} seen",
+                         Plural(result.simulation->walks, "walk"),
+                         result.simulation->distinct_capped ? "at least " : "",
+                         Plural(e.stats.states, "distinct state"));
+    }
     return "no violation found (search incomplete)";
   }
   std::vector<std::string> names = result.ViolatedInvariants();

@@ -46,6 +46,20 @@ std::string RunOutcomeText(const std::vector<ScenarioResult>& results);
 // within at most ...", one stopped at its first violation "up to the first
 // violation, within at most ...".
 std::string BoundsText(const ScenarioResult& result);
+// How a violation's trace was found, after "violated; ": "shortest trace"
+// for a search; for a simulation "trace of walk 12, shortened; a shortest
+// one (a breadth-first search proved it)" or "trace of walk 12, shortened;
+// not necessarily a shortest one (WHY)".
+std::string TraceKindText(const ScenarioResult& result);
+// For a simulation, what it did: "1000 random walks of at most 200 steps
+// from seed 1, 5432 distinct states seen, 80123 steps, 950 ended at rest"
+// ("swarm: " first for a swarm, "at least" before a capped count);
+// nullopt for a search or a pinned order.
+std::optional<std::string> SimulationText(const ScenarioResult& result);
+// For a swarm simulation that found a violation, what its walk drew:
+// "faults.premature_expiries = 1, faults.lost_publish_acks = 0; weights
+// claim 3, send 0, ..."; nullopt otherwise.
+std::optional<std::string> SwarmDrawText(const ScenarioResult& result);
 // "the search stopped at the depth limit", ... or "complete".
 std::string StopText(explorer::Stop stop);
 // The reduction the search used and what it stored: "none (every state

@@ -93,11 +93,12 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     root = pathlib.Path(argv[0])
-    # Benchmarks are far too large for the reference model. strategies/
-    # holds strategy files, invariants/ invariant definitions, not
-    # scenarios.
+    # Benchmarks and simulation targets are far too large for the
+    # reference model. strategies/ holds strategy files, invariants/
+    # invariant definitions, not scenarios.
     files = sorted(f for f in root.rglob("*.toml")
-                   if f.parent.name not in ("bench", "strategies", "invariants"))
+                   if f.parent.name not in ("bench", "simulation", "strategies",
+                                            "invariants"))
     builtins = root / "strategies" if strategies else None
     definitions = root / "invariants" if invariants else None
     if strategies:

@@ -208,7 +208,7 @@ TEST_CASE(
                         "schema_version", "tool", "scenario", "config",
                         "expectation", "verdict", "outcome", "exit_code",
                         "mismatches", "warnings", "timing_assumptions", "stats",
-                        "coverage", "violations", "replay"});
+                        "coverage", "violations", "replay", "simulation"});
 }
 
 TEST_CASE("every report states the tool's version and the command") {

@@ -19,7 +19,9 @@ inline std::vector<std::string> BundledScenarioFiles() {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(
            std::string(OC_SOURCE_DIR) + "/scenarios")) {
     const auto folder = entry.path().parent_path().filename();
-    if (folder == "bench" || folder == "strategies" || folder == "invariants") {
+    // Benchmarks and simulation targets are too large to search here.
+    if (folder == "bench" || folder == "simulation" || folder == "strategies" ||
+        folder == "invariants") {
       continue;
     }
     if (entry.is_regular_file() && entry.path().extension() == ".toml") {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# simulate_bundled.sh OUTBOX_CHECK SCENARIOS_FOLDER: check --simulate, plain
+# and swarm, finds the violation of every bundled scenario that expects one
+# (exit code 0: the expected invariant violated).
+set -u
+bin=$1 folder=$2
+failed=0
+files=$(grep -rl --include='*.toml' '^verdict = "violated"' "$folder" | sort)
+[ -n "$files" ] || { echo "no scenario expects a violation"; exit 1; }
+for f in $files; do
+  for swarm in "" --swarm; do
+    if ! out=$("$bin" check --simulate $swarm --threads 2 --no-time -q "$f" 2>&1)
+    then
+      printf 'check --simulate %s %s:\n%s\n' "$swarm" "$f" "$out"
+      failed=1
+    fi
+  done
+done
+exit $failed
