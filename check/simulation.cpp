@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -107,6 +108,15 @@ void Simulate(const OutboxModel& model, const Properties& properties,
   walk.time = options.time;
   walk.threads = context.threads;
   walk.distinct_limit = options.distinct_limit;
+  if (context.max_bytes) {
+    // The set of distinct states seen holds each one's encoding in the
+    // keys and at most 8 / 0.35 bytes of index: keep it within the
+    // memory cap (a quarter of it, leaving room for the walks and the
+    // shortening search), counting fewer states rather than passing it.
+    const std::uint64_t per_state = model.EncodedSize() + 24;
+    walk.distinct_limit =
+        std::min(walk.distinct_limit, *context.max_bytes / 4 / per_state);
+  }
   walk.cancel = context.cancel;
   const State initial = model.InitialStates().front();
   const std::size_t classes = OutboxModel::ActionClassNames().size();
