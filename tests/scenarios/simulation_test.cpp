@@ -71,6 +71,22 @@ TEST_CASE("a simulation never says holds: no violation found is exit code 3") {
 }
 
 TEST_CASE(
+    "a memory cap bounds the set of distinct states a simulation counts") {
+  const Scenario s = Load("scenarios/bench/3-large.toml");
+  CheckOptions free = Simulating(1, false, 1);
+  const ScenarioResult all = CheckScenario(s, free).value();
+  REQUIRE_FALSE(all.simulation->distinct_capped);
+  // 64 KiB: a quarter of it holds a few hundred states of this scenario.
+  CheckOptions capped = free;
+  capped.max_bytes = 64 * 1024;
+  const ScenarioResult some = CheckScenario(s, capped).value();
+  CHECK(some.simulation->distinct_capped);
+  CHECK(some.exploration.stats.states < all.exploration.stats.states);
+  CHECK(some.exploration.stats.states * 30 <= 16 * 1024);
+  CHECK(reports::VerdictText(some).find("at least") != std::string::npos);
+}
+
+TEST_CASE(
     "the same seed gives the same simulation on 1 and 3 threads, another "
     "seed other walks") {
   const Scenario s = Load("scenarios/bench/7-mixed-faults.toml");
