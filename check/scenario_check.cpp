@@ -673,6 +673,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     context.threads = options.threads;
     context.max_bytes = options.max_bytes;
     context.cancel = options.cancel;
+    context.on_progress = options.on_progress;
     const int depth = options.max_depth
                           ? *options.max_depth
                           : scenario.limits.max_depth.value_or(200);

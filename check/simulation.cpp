@@ -118,6 +118,7 @@ void Simulate(const OutboxModel& model, const Properties& properties,
         std::min(walk.distinct_limit, *context.max_bytes / 4 / per_state);
   }
   walk.cancel = context.cancel;
+  walk.on_progress = context.on_progress;
   const State initial = model.InitialStates().front();
   const std::size_t classes = OutboxModel::ActionClassNames().size();
   explorer::WalkStarter<OutboxModel> starter;

@@ -24,6 +24,7 @@ struct SimulationContext {
   int threads = 0;
   std::optional<std::uint64_t> max_bytes;
   const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const explorer::Stats&)> on_progress;
 };
 
 // Fills result.exploration (as SimulationSummary describes) and

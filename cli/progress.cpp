@@ -94,10 +94,49 @@ std::optional<std::uint64_t> EstimatedStoredStates(const explorer::Stats& s) {
   return static_cast<std::uint64_t>(std::llround(total));
 }
 
+namespace {
+
+// "LABEL: PART, PART, ...": the parts, in order, that fit in `width`
+// (0: no limit), each whole or not at all.
+std::string Fitted(const std::string& label,
+                   const std::vector<std::string>& parts, std::size_t width) {
+  std::string text = label + ": " + parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (width > 0 && text.size() + 2 + parts[i].size() > width) break;
+    text += ", " + parts[i];
+  }
+  if (width > 0 && text.size() > width) {
+    std::size_t keep = width;
+    // Never cut a UTF-8 sequence in two.
+    while (keep > 0 &&
+           (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
+      --keep;
+    }
+    text.resize(keep);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string ProgressText(const std::string& label, const explorer::Stats& s,
                          const ProgressLimits& limits, std::size_t width) {
   // In order of importance: what does not fit is left out whole.
   std::vector<std::string> parts;
+  if (s.walks > 0) {
+    // A simulation: walks, not levels; nothing to estimate.
+    parts.push_back(
+        fmt::format("{} walks, {} states seen in {}", WithSeparators(s.walks),
+                    WithSeparators(s.states), DurationText(s.seconds)));
+    parts.push_back("memory " + BytesText(s.peak_bytes));
+    if (s.seconds > 0) {
+      parts.push_back(fmt::format(
+          "{} steps/s", WithSeparators(static_cast<std::uint64_t>(
+                            static_cast<double>(s.transitions) / s.seconds))));
+    }
+    parts.push_back(fmt::format("longest walk {}", s.depth));
+    return Fitted(label, parts, width);
+  }
   std::string states =
       fmt::format("{} states stored", WithSeparators(s.stored_states));
   if (limits.max_states) {
@@ -130,21 +169,7 @@ std::string ProgressText(const std::string& label, const explorer::Stats& s,
                                         ? s.stored_states - s.expanded_states
                                         : 0)));
 
-  std::string text = label + ": " + parts.front();
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    if (width > 0 && text.size() + 2 + parts[i].size() > width) break;
-    text += ", " + parts[i];
-  }
-  if (width > 0 && text.size() > width) {
-    std::size_t keep = width;
-    // Never cut a UTF-8 sequence in two.
-    while (keep > 0 &&
-           (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
-      --keep;
-    }
-    text.resize(keep);
-  }
-  return text;
+  return Fitted(label, parts, width);
 }
 
 ProgressLine::ProgressLine(std::FILE* out, bool enabled, std::string label,

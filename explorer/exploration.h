@@ -43,6 +43,10 @@ struct Stats {
   std::uint64_t level_states = 0;
   std::uint64_t previous_level_states = 0;
   std::uint64_t next_level_states = 0;
+  // A simulation's (random_walk.h) walks run so far; 0 for a search. Its
+  // progress reports count distinct states seen in `states`, steps taken
+  // in `transitions`, and the longest walk in `depth`.
+  std::uint64_t walks = 0;
 };
 
 // Why a search did not cover the whole state space. A search stopped by a

@@ -106,6 +106,11 @@ struct WalkOptions {
   // counting: the count is then a lower bound. The set costs about
   // EncodedSize() + 12 bytes per state.
   std::uint64_t distinct_limit = std::uint64_t{1} << 20;
+  // Called after walks are merged, with the distinct states seen, the
+  // steps taken, the longest walk, the walks run and the seconds so far
+  // (Stats::walks is set; the set of distinct states is peak_bytes), from
+  // whichever thread merged them, one call at a time. Default: none.
+  std::function<void(const Stats&)> on_progress;
   // Polled between walks: once true, no further walk starts
   // (Stop::kInterrupted). Must outlive the call (default: none).
   const std::atomic<bool>* cancel = nullptr;
@@ -351,6 +356,18 @@ WalkRun<M> RandomWalks(
       }
       waiting.erase(it);
       ++next_merge;
+    }
+    if (options.on_progress) {
+      Stats progress;
+      progress.walks = next_merge;
+      progress.states = progress.stored_states = run.distinct_states;
+      progress.transitions = run.steps;
+      progress.depth = run.depth;
+      progress.peak_bytes = seen.capacity() + index.Bytes();
+      progress.seconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - began)
+                             .count();
+      options.on_progress(progress);
     }
   };
 

@@ -90,5 +90,20 @@ TEST_CASE("a narrow terminal loses the last parts whole") {
   CHECK_FALSE(Contains(narrow, "frontier"));
 }
 
+TEST_CASE("a simulation's progress counts walks and states seen") {
+  explorer::Stats s;
+  s.walks = 1'200;
+  s.states = 34'567;
+  s.transitions = 90'000;
+  s.depth = 41;
+  s.seconds = 3;
+  s.peak_bytes = std::uint64_t{3} << 20;
+  CHECK(ProgressText("target", s, ProgressLimits{}, 0) ==
+        "target: 1,200 walks, 34,567 states seen in 3.0 s, memory 3.0 MiB, "
+        "30,000 steps/s, longest walk 41");
+  CHECK(ProgressText("target", s, ProgressLimits{}, 60) ==
+        "target: 1,200 walks, 34,567 states seen in 3.0 s");
+}
+
 }  // namespace
 }  // namespace oc
