@@ -79,6 +79,79 @@ TEST_CASE("an expression of more nodes than the limit is refused") {
   CHECK(e.find("longer than 10000 operations and values") != std::string::npos);
 }
 
+// The unfenced stale-completion scenario (scenarios/seed/
+// 2-stale-completion.unfenced.toml) checking `mutant`: the expression of
+// the bundled stale_completion_rejected or-ed with itself `copies` times,
+// as a balanced tree (so that it is shallow), declared as a transition
+// invariant so that the point of no return evaluates it on every edge.
+std::string StaleCompletionMutant(int copies) {
+  const std::string once =
+      "all(events, not published[event] or "
+      "completed_token[event] == token[event])";
+  struct Tree {
+    const std::string& leaf;
+    std::string Of(int n) const {
+      if (n == 1) return leaf;
+      return "(" + Of(n / 2) + ") or (" + Of(n - n / 2) + ")";
+    }
+  };
+  return "relays = [\"A\", \"B\"]\nevents = 1\n"
+         "[switches]\nfencing = false\n"
+         "[faults]\npremature_expiries = 1\n"
+         "[check]\ninvariants = [\"mutant\"]\n"
+         "[[invariants]]\nname = \"mutant\"\nkind = \"transition\"\n"
+         "holds = \"" +
+         Tree{once}.Of(copies) +
+         "\"\n"
+         "[expect]\nverdict = \"violated\"\nviolated = \"mutant\"\n";
+}
+
+TEST_CASE(
+    "a mutated stale_completion_rejected past the node limit is refused, "
+    "and under it gives the point of no return of the unmutated one") {
+  // 3,960 copies are 43,559 nodes. With 16-bit child indices the parser
+  // once wrapped every index past 32,767 to a negative one (-21,979 for
+  // one of these), and the evaluator took a "node" from far before the
+  // node array: a wrong verdict, a crash, or, where that memory was a
+  // buffer the search had freed before the point of no return evaluated
+  // the invariant again, a heap use after free under AddressSanitizer.
+  const Result<Scenario> big = Parse(StaleCompletionMutant(3'960));
+  if (big.ok()) {
+    // Not refused: check it anyway, so that a sanitizer build shows what
+    // evaluating it does.
+    CheckOptions options;
+    options.threads = 1;
+    (void)CheckScenario(big.value(), options);
+  }
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.status().message().find("longer than 10000 operations and "
+                                    "values") != std::string::npos);
+
+  // Under the limit the copies change nothing: the same violation, trace
+  // and point of no return (the stale completion, step 5) as one copy.
+  auto check = [](int copies) {
+    const Result<Scenario> s = Parse(StaleCompletionMutant(copies));
+    REQUIRE_MESSAGE(s.ok(), s.status().message());
+    CheckOptions options;
+    options.threads = 1;
+    Result<ScenarioResult> r = CheckScenario(s.value(), options);
+    REQUIRE(r.ok());
+    return std::move(r).value();
+  };
+  const ScenarioResult one = check(1);
+  const ScenarioResult many = check(800);
+  REQUIRE(one.exploration.violations.size() == 1);
+  REQUIRE(many.exploration.violations.size() == 1);
+  CHECK(many.exploration.violations[0].trace.actions ==
+        one.exploration.violations[0].trace.actions);
+  REQUIRE(one.points_of_no_return.size() == 1);
+  REQUIRE(many.points_of_no_return.size() == 1);
+  CHECK(one.points_of_no_return[0].step == std::size_t{5});
+  CHECK(many.points_of_no_return[0].step == one.points_of_no_return[0].step);
+  CHECK(many.points_of_no_return[0].safe_alternatives ==
+        one.points_of_no_return[0].safe_alternatives);
+}
+
 TEST_CASE("nesting past the limit is an error, not a stack overflow") {
   for (const std::string& text :
        {Repeat("(", 100'000) + "true" + Repeat(")", 100'000),
