@@ -195,7 +195,25 @@ class Compiler : public ExpressionParser {
 
   // `event.NAME` read as a value of its domain: a kText node.
   Typed TextValue(const ExprToken& t, std::string_view attribute) {
-    const int domain = Index(p_.domains, DomainOfAttribute(p_, attribute));
+    const std::string_view name = DomainOfAttribute(p_, attribute);
+    if (std::find(p_.domains.begin(), p_.domains.end(), name) ==
+            p_.domains.end() &&
+        p_.domains.size() >= static_cast<std::size_t>(kMaxHandlerDomains)) {
+      throw ExprFailure{t.offset,
+                        fmt::format("too many domains; a handler reads values "
+                                    "of at most {}",
+                                    kMaxHandlerDomains)};
+    }
+    if (std::find(p_.text_attributes.begin(), p_.text_attributes.end(),
+                  attribute) == p_.text_attributes.end() &&
+        p_.text_attributes.size() >=
+            static_cast<std::size_t>(kMaxTextAttributes)) {
+      throw ExprFailure{t.offset,
+                        fmt::format("too many attributes; a handler reads at "
+                                    "most {} text attributes",
+                                    kMaxTextAttributes)};
+    }
+    const int domain = Index(p_.domains, name);
     auto it = std::find(p_.text_attributes.begin(), p_.text_attributes.end(),
                         attribute);
     if (it == p_.text_attributes.end()) {

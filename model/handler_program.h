@@ -96,6 +96,11 @@ struct DeclaredDomain {
 // A domain has at most this many values (its value index fits the 8 bits a
 // carried local of the domain takes, and a table's cells are bounded).
 inline constexpr int kMaxDomainValues = 64;
+// A strategy declares at most this many domains, and its statements read
+// at most this many text attributes (their indices fit the compiled
+// program's 8-bit fields).
+inline constexpr int kMaxHandlerDomains = 16;
+inline constexpr int kMaxTextAttributes = 32;
 inline constexpr int kMaxUserTables = 8;
 // Steps of a handler: consume runs the first, each `step` action the next.
 inline constexpr int kMaxHandlerSteps = 4;

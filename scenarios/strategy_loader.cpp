@@ -174,6 +174,13 @@ Status ReadDomains(const toml::node& node, const std::string& path,
               : std::string("empty; list the attributes whose values are "
                             "of this domain, such as [\"from\", \"to\"]")));
     }
+    if (program.declared_domains.size() >=
+        static_cast<std::size_t>(kMaxHandlerDomains)) {
+      return Status::Error(ErrorAt(
+          path, key.source(), field,
+          fmt::format("too many domains; a strategy declares at most {}",
+                      kMaxHandlerDomains)));
+    }
     DeclaredDomain domain{name, {}};
     for (std::size_t i = 0; i < list->size(); ++i) {
       const toml::node& item = *list->get(i);

@@ -4,6 +4,7 @@
 // to several rows of one table.
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <string>
@@ -151,6 +152,32 @@ TEST_CASE("the loader refuses domain slips with the position and a hint") {
                 "{ kind = \"number\", by = \"from\" }\n") ==
         "strategies/s.toml:8:35: tables.balance.by: 'from' holds values of "
         "the domain 'account' ([domains]); write by = \"account\"");
+}
+
+TEST_CASE("a strategy's domains and text attributes are bounded") {
+  // Seventeen declared domains: one too many.
+  std::string domains = "[domains]\n";
+  for (int d = 1; d <= kMaxHandlerDomains + 1; ++d) {
+    domains += fmt::format("d{} = [\"a{}\"]\n", d, d);
+  }
+  CHECK(ErrorOf("  [\"balance[event.to] += 1\"],",
+                domains + "[tables]\nbalance = { kind = \"number\", by = "
+                          "\"d1\" }\n")
+            .find("too many domains; a strategy declares at most 16") !=
+        std::string::npos);
+  // Thirty-three attributes of one domain, each compared: one too many.
+  std::string members;
+  std::string guard;
+  for (int a = 1; a <= kMaxTextAttributes + 1; ++a) {
+    members += fmt::format("{}\"a{}\"", a > 1 ? ", " : "", a);
+    guard += fmt::format("{}event.a{} == event.a1", a > 1 ? " and " : "", a);
+  }
+  CHECK(ErrorOf("  [\"if " + guard + ": balance[event.a1] += 1\"],",
+                "[domains]\naccount = [" + members +
+                    "]\n[tables]\nbalance = { kind = \"number\", by = "
+                    "\"account\" }\n")
+            .find("too many attributes; a handler reads at most 32 text "
+                  "attributes") != std::string::npos);
 }
 
 // A scenario of transfers between accounts, with the given extra text.
