@@ -372,13 +372,7 @@ Status CheckDeclaredTables(const Config& config) {
             "initial.{}.{}: group '{}' has no declared table '{}'{}",
             group.name, v.table, group.name, v.table, hint));
       }
-      std::vector<std::string> keys;
-      if (table->by < 0) {
-        for (const Event& e : config.events) keys.push_back(e.name);
-      } else {
-        keys = DomainValues(config,
-                            p.domains[static_cast<std::size_t>(table->by)]);
-      }
+      const std::vector<std::string> keys = CellNames(config, p, *table);
       if (std::find(keys.begin(), keys.end(), v.at) == keys.end()) {
         const std::vector<std::string_view> views(keys.begin(), keys.end());
         std::string hint = DidYouMean(v.at, views);
@@ -528,6 +522,27 @@ std::vector<std::int16_t> EventValueIndices(const Config& config,
   return out;
 }
 
+std::vector<std::string> CellNames(const Config& config,
+                                   const HandlerProgram& p,
+                                   const UserTable& table) {
+  if (table.by >= 0) {
+    return DomainValues(config, p.domains[static_cast<std::size_t>(table.by)]);
+  }
+  std::vector<std::string> names;
+  for (const Event& e : config.events) names.push_back(e.name);
+  return names;
+}
+
+std::vector<std::string> InitialTables(const Group& group) {
+  std::vector<std::string> tables;
+  for (const InitialValue& v : group.initial) {
+    if (std::find(tables.begin(), tables.end(), v.table) == tables.end()) {
+      tables.push_back(v.table);
+    }
+  }
+  return tables;
+}
+
 std::vector<UserTableLayout> UserTableLayouts(const Config& config) {
   std::vector<UserTableLayout> out;
   int first = 0;
@@ -542,12 +557,7 @@ std::vector<UserTableLayout> UserTableLayouts(const Config& config) {
       l.first = first;
       l.by_event = p.tables[t].by < 0;
       l.row = p.tables[t].row;
-      if (l.by_event) {
-        for (const Event& e : config.events) l.names.push_back(e.name);
-      } else {
-        l.names = DomainValues(
-            config, p.domains[static_cast<std::size_t>(p.tables[t].by)]);
-      }
+      l.names = CellNames(config, p, p.tables[t]);
       l.size = static_cast<int>(l.names.size());
       l.initial.assign(l.names.size(), 0);
       for (const InitialValue& v : group.initial) {

@@ -392,6 +392,14 @@ std::vector<std::int16_t> EventValueIndices(const Config& config,
 // declared table of each group has `size` cells from `first`, one per event
 // or one per value of its domain (DomainValues order); `initial` holds each
 // cell's starting value.
+// The names of a declared table's cells, in cell order: the events' for
+// a table by event, else the values of its domain (DomainValues).
+std::vector<std::string> CellNames(const Config& config,
+                                   const HandlerProgram& p,
+                                   const UserTable& table);
+// The tables a group's starting values name, in the order first named.
+std::vector<std::string> InitialTables(const Group& group);
+
 struct UserTableLayout {
   int group = 0;
   int table = 0;  // index in the group's HandlerProgram::tables

@@ -164,7 +164,7 @@ class Compiler : public ExpressionParser {
                                     t.text)};
     }
     if (attribute == "key" || attribute == "account" || attribute == "type" ||
-        attribute == "name" || DomainOfText(attribute) >= 0) {
+        attribute == "name" || ReadsAsText(attribute)) {
       throw ExprFailure{
           t.offset,
           fmt::format("event.{} is text; a handler uses text attributes to "
@@ -175,22 +175,19 @@ class Compiler : public ExpressionParser {
     return Index(p_.number_attributes, attribute);
   }
 
-  // The domain (an index into p_.domains) whose values text attribute
-  // `attribute` holds, or -1 when the handler reads it as a number: a
-  // member of a declared domain, a domain's own name, key or account.
-  int DomainOfText(std::string_view attribute) const {
-    const std::string_view domain = DomainOfAttribute(p_, attribute);
-    const bool text =
-        domain != attribute || attribute == "key" || attribute == "account" ||
-        std::find(p_.domains.begin(), p_.domains.end(), attribute) !=
-            p_.domains.end() ||
-        std::any_of(
-            p_.declared_domains.begin(), p_.declared_domains.end(),
-            [&](const DeclaredDomain& d) { return d.name == attribute; });
-    if (!text) return -1;
-    auto it = std::find(p_.domains.begin(), p_.domains.end(), domain);
-    return it == p_.domains.end() ? static_cast<int>(p_.domains.size())
-                                  : static_cast<int>(it - p_.domains.begin());
+  // Whether the handler reads text attribute `attribute` as a value of a
+  // domain (else as a number): a member of a declared domain, a domain's
+  // own name, key or account.
+  bool ReadsAsText(std::string_view attribute) const {
+    const auto named = [&](std::string_view domain) {
+      return std::find(p_.domains.begin(), p_.domains.end(), domain) !=
+                 p_.domains.end() ||
+             std::any_of(
+                 p_.declared_domains.begin(), p_.declared_domains.end(),
+                 [&](const DeclaredDomain& d) { return d.name == domain; });
+    };
+    return DomainOfAttribute(p_, attribute) != attribute ||
+           attribute == "key" || attribute == "account" || named(attribute);
   }
 
   // `event.NAME` read as a value of its domain: a kText node.
@@ -227,19 +224,17 @@ class Compiler : public ExpressionParser {
     return {Push(n, t.offset), ExprType::Text(domain)};
   }
 
-  // The words a value of domain `d` is written with, for hints:
-  // "event.account" or "event.from, event.to".
-  std::string DomainValueWords(int d) const {
+  // How an event's value of domain `d` is written, for hints:
+  // {"event.account"}, or {"event.from", "event.to"} for a declared domain.
+  std::vector<std::string> DomainValueWords(int d) const {
     const std::string& name = p_.domains[static_cast<std::size_t>(d)];
+    std::vector<std::string> words;
     for (const DeclaredDomain& dd : p_.declared_domains) {
-      if (dd.name == name) {
-        std::vector<std::string> words;
-        for (const std::string& a : dd.attributes)
-          words.push_back("event." + a);
-        return fmt::format("{}", fmt::join(words, ", "));
-      }
+      if (dd.name != name) continue;
+      for (const std::string& a : dd.attributes) words.push_back("event." + a);
     }
-    return "event." + name;
+    if (words.empty()) words.push_back("event." + name);
+    return words;
   }
 
   // TABLE '[' index ']' at the current token; records the family.
@@ -255,13 +250,10 @@ class Compiler : public ExpressionParser {
       const std::string domain =
           t.by < 0 ? std::string("event")
                    : p_.domains[static_cast<std::size_t>(t.by)];
-      const bool has_members =
-          t.by >= 0 && DomainValueWords(t.by) != "event." + domain;
-      const std::string wanted = t.by < 0 ? std::string("event")
-                                 : has_members
-                                     ? DomainValueWords(t.by).substr(
-                                           0, DomainValueWords(t.by).find(','))
-                                     : "event." + domain;
+      const std::vector<std::string> words =
+          t.by < 0 ? std::vector<std::string>{"event"} : DomainValueWords(t.by);
+      const bool has_members = t.by >= 0 && words.front() != "event." + domain;
+      const std::string& wanted = words.front();
       const auto wrong = [&] {
         return ExprFailure{
             index.offset,
@@ -269,7 +261,7 @@ class Compiler : public ExpressionParser {
                 ? fmt::format("table '{}' has a cell per {}; write {}[{}], or "
                               "another {} ({} or a local set to one)",
                               name.text, domain, name.text, wanted, domain,
-                              DomainValueWords(t.by))
+                              fmt::join(words, ", "))
                 : fmt::format("table '{}' has a cell per {}; write {}[{}]",
                               name.text, domain, name.text, wanted)};
       };
@@ -545,12 +537,7 @@ class Compiler : public ExpressionParser {
                          ? std::string("event")
                          : DomainValueWords(
                                p_.tables[static_cast<std::size_t>(user)].by)
-                               .substr(
-                                   0,
-                                   DomainValueWords(
-                                       p_.tables[static_cast<std::size_t>(user)]
-                                           .by)
-                                       .find(',')))
+                               .front())
               : IsKeyTable(*FindTable(first.text)) ? std::string("key")
                                                    : std::string("event"))};
     }
@@ -723,7 +710,7 @@ class Compiler : public ExpressionParser {
     if (t.text.rfind("event.", 0) == 0) {
       const std::string_view attribute = std::string_view(t.text).substr(6);
       if (!attribute.empty() && attribute.find('.') == std::string_view::npos &&
-          DomainOfText(attribute) >= 0) {
+          ReadsAsText(attribute)) {
         return TextValue(t, attribute);
       }
       ExprNode n;

@@ -181,14 +181,8 @@ void WriteConfig(JsonWriter& w, const Config& c) {
     // Starting values of declared tables, only when the scenario gives
     // some, so that other reports keep their shape.
     if (!g.initial.empty()) {
-      std::vector<std::string> tables;
-      for (const InitialValue& v : g.initial) {
-        if (std::find(tables.begin(), tables.end(), v.table) == tables.end()) {
-          tables.push_back(v.table);
-        }
-      }
       w.Key("initial").BeginObject();
-      for (const std::string& t : tables) {
+      for (const std::string& t : InitialTables(g)) {
         w.Key(t).BeginObject();
         for (const InitialValue& v : g.initial) {
           // Validated: a cell holds -32768..32767.

@@ -153,21 +153,13 @@ void WriteBounds(const Scenario& s, std::string& out) {
   if (!bounds.empty()) out += "\n[bounds]\n" + bounds;
   // Starting values of declared tables, in the order they were read.
   for (const Group& g : s.config.groups) {
-    std::vector<std::string> tables;
-    for (const InitialValue& v : g.initial) {
-      if (std::find(tables.begin(), tables.end(), v.table) == tables.end()) {
-        tables.push_back(v.table);
-      }
-    }
+    const std::vector<std::string> tables = InitialTables(g);
     if (tables.empty()) continue;
     out += fmt::format("\n[initial.{}]\n", QuoteToml(g.name));
-    const bool rows = g.declared.has_value();
     for (const std::string& t : tables) {
-      bool row = false;
-      if (rows) {
-        for (const UserTable& u : g.declared->tables) {
-          if (u.name == t) row = u.row;
-        }
+      bool row = false;  // a group with starting values has declared tables
+      for (const UserTable& u : g.declared->tables) {
+        if (u.name == t) row = u.row;
       }
       std::vector<std::string> cells;
       for (const InitialValue& v : g.initial) {

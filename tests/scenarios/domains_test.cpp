@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -180,22 +181,32 @@ TEST_CASE("a strategy's domains and text attributes are bounded") {
                   "attributes") != std::string::npos);
 }
 
-// A scenario of transfers between accounts, with the given extra text.
+// Writes `text` to `path` whole: CTest runs this file's cases as separate
+// processes at once, so each writes a file of its own and renames it into
+// place, and no reader sees half a file.
+void WriteWhole(const std::string& path, const std::string& text) {
+  const std::string part = fmt::format("{}.{}", path, ::getpid());
+  std::FILE* f = std::fopen(part.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  REQUIRE(std::rename(part.c_str(), path.c_str()) == 0);
+}
+
+// The transfer strategy, in the test folder, which it returns.
 std::string WriteTransferStrategy() {
   const std::string dir = OC_TEST_TMPDIR;
-  const std::string path = dir + "/transfer.toml";
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  REQUIRE(f != nullptr);
   const std::string text = StrategyText(
       "  [\"new = insert applied[event]\", \"if not new: stop\", "
       "\"balance[event.from] -= event.amount\", \"balance[event.to] += "
       "event.amount\"],",
       std::string(kAccounts) +
           "applied = { kind = \"row\", by = \"event\" }\n");
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
+  WriteWhole(dir + "/transfer.toml", text);
   return dir;
 }
+
+// A scenario of transfers between accounts, with the given extra text.
 
 Result<Scenario> Transfer(std::string_view extra) {
   const std::string dir = WriteTransferStrategy();
@@ -318,14 +329,10 @@ TEST_CASE("invariants over domains: what they range over and their slips") {
 TEST_CASE("one attribute holds values of one domain across the scenario") {
   const std::string dir = WriteTransferStrategy();
   // A second group's strategy reads `from` as a domain of its own.
-  const std::string other = dir + "/senders.toml";
-  std::FILE* f = std::fopen(other.c_str(), "wb");
-  REQUIRE(f != nullptr);
-  const std::string text =
-      StrategyText("  [\"insert seen[event.from]\"],",
-                   "[tables]\nseen = { kind = \"row\", by = \"from\" }\n");
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
+  WriteWhole(dir + "/senders.toml",
+             StrategyText("  [\"insert seen[event.from]\"],",
+                          "[tables]\nseen = { kind = \"row\", by = "
+                          "\"from\" }\n"));
   const Result<Scenario> s = ParseScenario(
       "relays = 1\n[[events]]\nfrom = \"a\"\nto = \"b\"\namount = "
       "1\n[[groups]]\nname = \"bank\"\nstrategy = { file = "
