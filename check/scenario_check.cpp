@@ -10,6 +10,7 @@
 #include "check/simulation.h"
 #include "common/text.h"
 #include "explorer/breadth_first_search.h"
+#include "explorer/distributed_search.h"
 #include "explorer/inevitability.h"
 #include "invariants/invariant.h"
 #include "model/fault_budgets.h"
@@ -165,6 +166,28 @@ explorer::Options SearchOptions(const Scenario& scenario,
   return search;
 }
 
+// The exhaustive search `options` ask for: on this process, or spread
+// over the ranks of CheckOptions::distributed.
+Exploration Search(const OutboxModel& model,
+                   const std::vector<Property>& properties,
+                   const explorer::Options& search,
+                   const CheckOptions& options) {
+  if (options.distributed != nullptr) {
+    return explorer::ExploreDistributed<OutboxModel>(model, properties, search,
+                                                     *options.distributed);
+  }
+  return explorer::Explore<OutboxModel>(model, properties, search);
+}
+
+// Whether a signal stopped the run. Ranks of a distributed search agree
+// on what stopped it, not on when each saw the signal: they ask the search.
+bool Interrupted(const Exploration& e, const CheckOptions& options) {
+  if (options.distributed != nullptr) {
+    return e.stop == explorer::Stop::kInterrupted;
+  }
+  return options.cancel != nullptr && options.cancel->load();
+}
+
 // CheckOptions::partial_order_check.
 void ComparePartialOrder(const OutboxModel& model,
                          const std::vector<Property>& properties,
@@ -180,11 +203,9 @@ void ComparePartialOrder(const OutboxModel& model,
   search.graph_limit = 0;
   search.stop_at_first_violation = false;
   search.partial_order = true;
-  const Exploration reduced =
-      explorer::Explore<OutboxModel>(model, properties, search);
+  const Exploration reduced = Search(model, properties, search, options);
   search.partial_order = false;
-  const Exploration full =
-      explorer::Explore<OutboxModel>(model, properties, search);
+  const Exploration full = Search(model, properties, search, options);
   if (!reduced.complete() || !full.complete()) {
     result.partial_order_check =
         "not compared: a limit stopped one of the searches";
@@ -681,18 +702,16 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   } else {
     explorer::Options search = SearchOptions(scenario, options);
     search.partial_order = UsePartialOrder(scenario, options.partial_order);
-    result.exploration =
-        explorer::Explore<OutboxModel>(model, properties, search);
+    result.exploration = Search(model, properties, search, options);
     if (result.exploration.partial_order &&
         !result.exploration.violations.empty() &&
-        !(options.cancel && options.cancel->load())) {
+        !Interrupted(result.exploration, options)) {
       // The reduced search proves violations but its traces need not be
       // shortest, nor its counts those of the whole space: search again.
       result.partial_order_rerun = result.exploration.partial_order;
       result.partial_order_stored = result.exploration.stats.stored_states;
       search.partial_order = false;
-      result.exploration =
-          explorer::Explore<OutboxModel>(model, properties, search);
+      result.exploration = Search(model, properties, search, options);
     }
   }
   result.warnings = UnusedBudgets(scenario, result.exploration);

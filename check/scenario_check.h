@@ -20,6 +20,7 @@
 #include "check/scenario.h"
 #include "common/status.h"
 #include "explorer/exploration.h"
+#include "explorer/transport.h"
 #include "model/outbox_model.h"
 
 namespace oc {
@@ -143,6 +144,11 @@ struct CheckOptions {
   // Forwarded to the explorer (see explorer::Options::cancel): once it
   // reads true the search stops, incomplete (default: none).
   const std::atomic<bool>* cancel = nullptr;
+  // Set: the exhaustive search is spread over the ranks of this transport
+  // (explorer/distributed_search.h), each of which runs the same check
+  // with the same options; every rank gets the same result. Not with
+  // `simulate`.
+  explorer::Transport* distributed = nullptr;
 };
 
 // The first step of a violation's trace after which the violation is

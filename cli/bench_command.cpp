@@ -1,7 +1,6 @@
 #include "cli/bench_command.h"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -15,39 +14,6 @@
 #include "scenarios/strategy_loader.h"
 
 namespace oc {
-namespace {
-
-// Resets the kernel's peak resident memory figure of this process (VmHWM),
-// so that each search's peak can be read on its own. False if the kernel
-// does not offer it; the figure then covers the process so far.
-bool ResetPeakResident() {
-  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
-  if (!f) return false;
-  const bool ok = std::fputs("5", f) >= 0;
-  return std::fclose(f) == 0 && ok;
-}
-
-// Peak resident memory of this process since the last reset, in bytes.
-std::uint64_t PeakResidentBytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  std::uint64_t peak = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
-  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
-    char line[256];
-    unsigned long long kib = 0;
-    while (std::fgets(line, sizeof line, f)) {
-      if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) {
-        peak = kib * 1024;
-        break;
-      }
-    }
-    std::fclose(f);
-  }
-  return peak;
-}
-
-}  // namespace
-
 int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
   std::vector<std::string> paths = flags.paths;
   if (paths.empty()) {

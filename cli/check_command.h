@@ -78,6 +78,11 @@ struct CheckFlags {
   bool seed_given = false;
   bool swarm = false;
 
+  // Spread each exhaustive search over the processes mpirun started
+  // (explorer/distributed_search.h): every rank checks, rank 0 alone
+  // prints and writes. Not with `simulate`.
+  bool distributed = false;
+
   // Check only the scenarios whose name matches one of these shell
   // patterns (`*`, `?`, `[...]`, as fnmatch); empty: every scenario. A
   // pattern that picks none of the loaded scenarios is a usage error.

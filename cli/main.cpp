@@ -174,6 +174,13 @@ int main(int argc, char** argv) {
                    "Search on this many threads (default: every hardware "
                    "thread); results do not depend on it")
       ->check(CLI::Range(1, 1024));
+  check->add_flag(
+      "--distributed", flags.distributed,
+      "Spread each search over the processes `mpirun -np N` started: each "
+      "state is stored by one rank, chosen by its hash; counts, verdicts, "
+      "traces and reports are those of a one-process search, and rank 0 "
+      "alone prints and writes (one thread per rank; --max-memory is per "
+      "rank)");
   check->add_flag("--no-symmetry", flags.no_symmetry,
                   "Store every state instead of one per symmetry orbit "
                   "(same verdicts, counts and trace lengths; slower)");

@@ -1,8 +1,10 @@
 #include "cli/progress.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -10,6 +12,32 @@
 #include "cli/terminal.h"
 
 namespace oc {
+
+bool ResetPeakResident() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
+}
+
+std::uint64_t PeakResidentBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::uint64_t peak = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) {
+        peak = kib * 1024;
+        break;
+      }
+    }
+    std::fclose(f);
+  }
+  return peak;
+}
+
 std::size_t ResidentBytes() {
   std::ifstream status("/proc/self/status");
   std::string line;

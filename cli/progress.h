@@ -13,6 +13,14 @@
 
 namespace oc {
 
+// Resets the kernel's peak resident memory figure of this process (VmHWM),
+// so that each search's peak can be read on its own. False if the kernel
+// does not offer it; the figure then covers the process so far.
+bool ResetPeakResident();
+
+// Peak resident memory of this process since the last reset, in bytes.
+std::uint64_t PeakResidentBytes();
+
 // Resident memory of this process in bytes (from /proc), or 0 if unknown.
 std::size_t ResidentBytes();
 

@@ -81,6 +81,19 @@ struct Violation {
   Trace<M> trace;
 };
 
+// How a search spread over several processes (distributed_search.h) went;
+// none of it changes a result, and reports leave it out.
+struct Distribution {
+  int ranks = 1;
+  std::uint64_t candidates = 0;  // successors sent to their owners
+  std::uint64_t crossing = 0;    // of which to another rank
+  std::uint64_t bytes_sent = 0;  // to other ranks, every exchange
+  // By rank: the states it stored, and the most it held (what
+  // Options::max_bytes caps on each).
+  std::vector<std::uint64_t> rank_stored;
+  std::vector<std::uint64_t> rank_peak_bytes;
+};
+
 template <class M>
 struct Exploration {
   Stats stats;
@@ -96,6 +109,8 @@ struct Exploration {
   // violation's trace is a path, not necessarily a shortest one.
   std::optional<std::string> partial_order;
   int threads = 1;
+  // Set by a search spread over several processes.
+  std::optional<Distribution> distribution;
   // At most one per property, ordered by trace length, ties by discovery
   // order (deterministic).
   std::vector<Violation<M>> violations;
