@@ -21,7 +21,7 @@ esac
 
 packages=(
   g++ cmake ninja-build libboost1.81-dev libfmt-dev doctest-dev libcli11-dev
-  libtomlplusplus-dev libpq-dev
+  libtomlplusplus-dev libpq-dev openmpi-bin libopenmpi-dev
 )
 if $tests; then
   packages+=(clang-format python3 chromium spin postgresql clang-14

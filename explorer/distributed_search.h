@@ -156,12 +156,15 @@ Exploration<M> ExploreDistributed(
     result.action_counts.assign(classes, 0);
   }
 
-  // The states this rank owns, in id order (levels in order, and ids
-  // ascending within one), with their global ids; level k holds local ids
-  // [local_starts[k], local_starts[k + 1]) and global ids
-  // [global_starts[k], global_starts[k + 1]).
+  // The states this rank owns, level after level, each level's in the
+  // order they arrived, with their global ids (`ids`, by local id); level
+  // k holds local ids [local_starts[k], local_starts[k + 1]) and global
+  // ids [global_starts[k], global_starts[k + 1]); by_id lists each level's
+  // local ids in id order. The next level's states are stored as they
+  // arrive, and given ids at the level's end.
   VisitedStore store(width);
   std::vector<std::uint64_t> ids;
+  std::vector<std::uint32_t> by_id;
   std::vector<std::size_t> local_starts{0};
   std::vector<std::uint64_t> global_starts{0};
   auto depth_of = [&](std::uint64_t id) {
@@ -185,9 +188,17 @@ Exploration<M> ExploreDistributed(
     return key;
   };
   auto key_of_id = [&](std::uint64_t id) {
-    const auto at = std::lower_bound(ids.begin(), ids.end(), id);
-    const bool found = at != ids.end() && *at == id;
-    return share_key(found, static_cast<std::uint32_t>(at - ids.begin()));
+    const std::size_t depth = depth_of(id);
+    const auto first =
+        by_id.begin() + static_cast<std::ptrdiff_t>(local_starts[depth]);
+    const auto last =
+        by_id.begin() + static_cast<std::ptrdiff_t>(local_starts[depth + 1]);
+    const auto at = std::lower_bound(
+        first, last, id, [&](std::uint32_t local, std::uint64_t value) {
+          return ids[local] < value;
+        });
+    const bool found = at != last && ids[*at] == id;
+    return share_key(found, found ? *at : 0);
   };
   // The first state of level depth - 1 (by id) with a successor keyed
   // `target`: its key. The level is searched in waves of ids, each rank
@@ -201,16 +212,17 @@ Exploration<M> ExploreDistributed(
     std::size_t i = local_starts[depth - 1];
     for (std::uint64_t from = global_starts[depth - 1];
          from < global_starts[depth]; from += wave) {
-      for (; i < local_starts[depth] && ids[i] < from + wave && best == kNone;
+      for (; i < local_starts[depth] && ids[by_id[i]] < from + wave &&
+             best == kNone;
            ++i) {
+        const std::uint32_t local = by_id[i];
         successors.clear();
-        model.Successors(model.Decode(store.at(static_cast<std::uint32_t>(i))),
-                         successors);
+        model.Successors(model.Decode(store.at(local)), successors);
         for (const auto& step : successors) {
           key_of(step.second, probe.data());
           if (std::memcmp(probe.data(), target.data(), width) == 0) {
-            best = ids[i];
-            best_local = static_cast<std::uint32_t>(i);
+            best = ids[local];
+            best_local = local;
             break;
           }
         }
@@ -338,6 +350,7 @@ Exploration<M> ExploreDistributed(
       const auto [id, fresh] = initial.InsertOne(probe.data());
       if (!fresh) continue;
       if (distributed::OwnerOf(HashBytes(probe.data(), width), ranks) == me) {
+        by_id.push_back(static_cast<std::uint32_t>(store.size()));
         store.InsertOne(probe.data());
         ids.push_back(id);
       }
@@ -389,33 +402,45 @@ Exploration<M> ExploreDistributed(
     }
     // The next level's states as this rank finds them: keys, and the least
     // (parent relative to level_first, successor index) that reached each.
-    auto pending = std::make_unique<VisitedStore>(width);
+    // Local ids from local_end on are the next level's, pending_*[k] that
+    // of local id local_end + k.
     std::vector<std::uint32_t> pending_parent;
     std::vector<std::uint16_t> pending_successor;
     std::vector<LevelHit> hits;
+    bool store_full = false;  // the store's 31-bit ids ran out
+    // A successor keyed `key` that this rank owns, reached by successor
+    // `successor` of the state `parent` (relative to level_first).
+    auto take_one = [&](const std::uint8_t* key, std::uint32_t parent,
+                        std::uint16_t successor) {
+      if (store.size() + 1 >= VisitedStore::kMaxStates) {
+        store_full = true;
+        return;
+      }
+      const auto [id, fresh] = store.InsertOne(key);
+      if (id < local_end) return;  // stored at this depth or before
+      const std::size_t k = id - local_end;
+      if (fresh) {
+        pending_parent.push_back(parent);
+        pending_successor.push_back(successor);
+      } else if (std::pair(parent, successor) <
+                 std::pair(pending_parent[k], pending_successor[k])) {
+        pending_parent[k] = parent;
+        pending_successor[k] = successor;
+      }
+    };
     auto take = [&](const std::vector<std::vector<std::uint8_t>>& from) {
       for (const auto& bytes : from) {
         for (const std::uint8_t* at = bytes.data();
              at < bytes.data() + bytes.size(); at += record_bytes) {
           const std::uint8_t* field = at + width;
           const auto parent = Get<std::uint32_t>(field);
-          const auto successor = Get<std::uint16_t>(field);
-          if (store.Find(at, HashBytes(at, width))) continue;
-          const auto [id, fresh] = pending->InsertOne(at);
-          if (fresh) {
-            pending_parent.push_back(parent);
-            pending_successor.push_back(successor);
-          } else if (std::pair(parent, successor) <
-                     std::pair(pending_parent[id], pending_successor[id])) {
-            pending_parent[id] = parent;
-            pending_successor[id] = successor;
-          }
+          take_one(at, parent, Get<std::uint16_t>(field));
         }
       }
     };
     auto held_bytes = [&] {
-      std::uint64_t bytes = store.HeldBytes() + pending->HeldBytes() +
-                            pending_parent.capacity() * 6 + ids.capacity() * 8 +
+      std::uint64_t bytes = store.HeldBytes() + pending_parent.capacity() * 6 +
+                            ids.capacity() * 8 + by_id.capacity() * 4 +
                             successors.capacity() * sizeof(successors[0]);
       for (const auto& v : out) bytes += v.capacity();
       for (const auto& v : in) bytes += v.capacity();
@@ -427,17 +452,19 @@ Exploration<M> ExploreDistributed(
         net.MaxAll((local_end - local_begin + distributed::kRound - 1) /
                    distributed::kRound);
     bool in_flight = false;
-    std::vector<std::uint8_t> reduced_known;  // POR: answers, by state
     for (std::uint64_t round = 0; round < rounds; ++round) {
       // Limits, agreed by every rank.
-      std::uint64_t flags[2] = {
+      std::uint64_t flags[3] = {
           held_bytes() >= max_bytes ? 1u : 0u,
           options.cancel && options.cancel->load(std::memory_order_relaxed)
               ? 1u
-              : 0u};
+              : 0u,
+          store_full ? 1u : 0u};
       net.MaxAll(flags);
-      if (flags[0] || flags[1]) {
-        result.stop = flags[0] ? Stop::kMaxMemory : Stop::kInterrupted;
+      if (flags[0] || flags[1] || flags[2]) {
+        result.stop = flags[0]   ? Stop::kMaxMemory
+                      : flags[1] ? Stop::kInterrupted
+                                 : Stop::kMaxStates;
         break;
       }
       const std::size_t first =
@@ -477,10 +504,9 @@ Exploration<M> ExploreDistributed(
             std::vector<std::uint8_t>& answers = out[r];
             answers.clear();
             for (std::size_t at = 0; at < in[r].size(); at += width) {
-              answers.push_back(store.Find(in[r].data() + at,
-                                           HashBytes(in[r].data() + at, width))
-                                    ? 1
-                                    : 0);
+              const auto known_id = store.Find(
+                  in[r].data() + at, HashBytes(in[r].data() + at, width));
+              answers.push_back(known_id && *known_id < local_end ? 1 : 0);
             }
           }
           net.Exchange(out, in);
@@ -561,12 +587,17 @@ Exploration<M> ExploreDistributed(
           }
           const int owner =
               distributed::OwnerOf(HashBytes(probe.data(), width), ranks);
+          ++candidates_total;
+          if (owner == me) {  // no need to travel
+            take_one(probe.data(), static_cast<std::uint32_t>(id - level_first),
+                     static_cast<std::uint16_t>(j));
+            continue;
+          }
+          ++candidates_crossing;
           auto& to = out[static_cast<std::size_t>(owner)];
           to.insert(to.end(), probe.begin(), probe.end());
           Put(to, static_cast<std::uint32_t>(id - level_first));
           Put(to, static_cast<std::uint16_t>(j));
-          ++candidates_total;
-          if (owner != me) ++candidates_crossing;
         }
       }
       counted = last;
@@ -579,7 +610,7 @@ Exploration<M> ExploreDistributed(
       in_flight = true;
       if (options.on_progress) {
         std::uint64_t figures[4] = {last - local_begin, store.size(),
-                                    pending->size(), 0};
+                                    pending_parent.size(), 0};
         net.SumAll(std::span<std::uint64_t>(figures, 3));
         figures[3] = net.MaxAll(peak);
         const std::uint64_t expanded = expanded_before + figures[0];
@@ -605,6 +636,9 @@ Exploration<M> ExploreDistributed(
     }
     peak = std::max(peak, held_bytes());
     depth_limited = net.MaxAll(depth_limited ? 1 : 0) != 0;
+    if (result.stop == Stop::kComplete && net.MaxAll(store_full ? 1 : 0)) {
+      result.stop = Stop::kMaxStates;
+    }
     if (result.stop != Stop::kComplete) break;
     expanded_before += level_size;
 
@@ -612,7 +646,7 @@ Exploration<M> ExploreDistributed(
     std::vector<std::vector<std::uint32_t>> sent(
         static_cast<std::size_t>(ranks));
     for (auto& v : out) v.clear();
-    for (std::uint32_t k = 0; k < pending->size(); ++k) {
+    for (std::uint32_t k = 0; k < pending_parent.size(); ++k) {
       const auto r = static_cast<std::size_t>(
           (static_cast<unsigned __int128>(pending_parent[k]) *
            static_cast<unsigned>(ranks)) /
@@ -656,7 +690,7 @@ Exploration<M> ExploreDistributed(
     net.Exchange(out, in);
     const std::uint64_t next_first = global_starts[d + 1];
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order;  // id, k
-    order.reserve(pending->size());
+    order.reserve(pending_parent.size());
     for (std::size_t r = 0; r < in.size(); ++r) {
       const std::uint8_t* at = in[r].data();
       for (std::uint32_t k : sent[r]) {
@@ -664,26 +698,23 @@ Exploration<M> ExploreDistributed(
       }
     }
     std::sort(order.begin(), order.end());
-    // The state limit (and the store's 31-bit ids) cut the level in id
-    // order.
-    std::uint64_t limit =
+    // The state limit cuts the level in id order (the states past it stay
+    // in the store, unnumbered: the search ends here).
+    const std::uint64_t limit =
         std::min<std::uint64_t>(max_states, next_first + level_new);
-    if (net.MaxAll(store.size() + order.size()) > VisitedStore::kMaxStates) {
-      limit = std::min<std::uint64_t>(limit, next_first);
-    }
-    if (limit < next_first + level_new) {
-      result.stop = Stop::kMaxStates;
-    }
-    const std::size_t first_new = store.size();
+    if (limit < next_first + level_new) result.stop = Stop::kMaxStates;
+    ids.resize(store.size(), kNone);
+    const std::size_t first_new = by_id.size();
     for (const auto& [id, k] : order) {
-      if (id >= limit) break;
-      store.InsertOne(pending->at(k));
-      ids.push_back(id);
+      ids[local_end + k] = id;
+      if (id < limit)
+        by_id.push_back(static_cast<std::uint32_t>(local_end + k));
     }
     // 4. Check the new states.
-    for (std::size_t i = first_new; i < store.size(); ++i) {
-      const State state = model.Decode(store.at(static_cast<std::uint32_t>(i)));
-      const std::uint32_t k = order[i - first_new].second;
+    for (std::size_t i = first_new; i < by_id.size(); ++i) {
+      const std::uint32_t local = by_id[i];
+      const State state = model.Decode(store.at(local));
+      const std::size_t k = local - local_end;
       for (std::size_t p = 0; p < properties.size(); ++p) {
         if (properties[p].kind == PropertyKind::kSafety && !known[p] &&
             !properties[p].holds(state)) {
@@ -692,14 +723,13 @@ Exploration<M> ExploreDistributed(
           hit.successor = pending_successor[k];
           hit.phase = 1;
           hit.property = static_cast<std::uint32_t>(p);
-          hit.state = ids[i];
+          hit.state = ids[local];
           hits.push_back(hit);
         }
       }
     }
     peak = std::max(peak, held_bytes());
-    pending.reset();
-    local_starts.push_back(store.size());
+    local_starts.push_back(by_id.size());
     global_starts.push_back(std::min(limit, next_first + level_new));
     std::vector<LevelHit> all = gather_hits(hits);
     record_hits(all);
@@ -735,16 +765,15 @@ Exploration<M> ExploreDistributed(
   if (result.stop != Stop::kComplete) {
     for (std::size_t i =
              std::max(counted, local_starts[static_cast<std::size_t>(depth)]);
-         i < store.size(); ++i) {
-      result.stats.states +=
-          orbit_of(model.Decode(store.at(static_cast<std::uint32_t>(i))));
+         i < by_id.size(); ++i) {
+      result.stats.states += orbit_of(model.Decode(store.at(by_id[i])));
     }
   }
   std::vector<std::uint64_t> sums{result.stats.states,
                                   result.stats.transitions,
                                   result.stats.terminal_states,
                                   result.stats.bounded_dead_ends,
-                                  store.size(),
+                                  by_id.size(),
                                   store.Bytes(),
                                   candidates_total,
                                   candidates_crossing,
@@ -766,7 +795,7 @@ Exploration<M> ExploreDistributed(
   distribution.bytes_sent = sums[8];
   {
     std::vector<std::uint8_t> mine;
-    Put(mine, static_cast<std::uint64_t>(store.size()));
+    Put(mine, static_cast<std::uint64_t>(by_id.size()));
     Put(mine, peak);
     for (const auto& bytes : net.GatherAll(mine)) {
       const std::uint8_t* at = bytes.data();
