@@ -55,5 +55,5 @@ status=0
 ctest --test-dir build --output-on-failure || status=1
 ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-sanitize -L 'unit|cli|fuzz' -j2 --output-on-failure || status=1
+  ctest --test-dir build-sanitize -L 'unit|cli|fuzz' -LE mpi -j2 --output-on-failure || status=1
 exit "$status"

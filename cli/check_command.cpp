@@ -567,6 +567,12 @@ int RunDistributed(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
   // mpirun's is: colour would reach logs and pipes.
   CheckFlags mine = flags;
   mine.colour = false;
+  // The default memory limit is shared by the ranks of one machine.
+  if (!mine.max_memory) {
+    if (const std::optional<std::uint64_t> all = DefaultMemoryLimit()) {
+      mine.max_memory = *all / static_cast<std::uint64_t>(net.ranks_here());
+    }
+  }
   const int code = RunCheckOn(mine, out, err, &net);
   // Each rank's peak resident memory, said by rank 0.
   const std::uint64_t rss = PeakResidentBytes();

@@ -34,6 +34,11 @@ MpiTransport::MpiTransport() {
   if (!initialised) MPI_Init(nullptr, nullptr);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm here;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_,
+                      MPI_INFO_NULL, &here);
+  MPI_Comm_size(here, &ranks_here_);
+  MPI_Comm_free(&here);
   request_ = new MPI_Request(MPI_REQUEST_NULL);
   const auto n = static_cast<std::size_t>(size_);
   send_counts_.assign(n, 0);

@@ -37,6 +37,10 @@ class MpiTransport final : public Transport {
   void Broadcast(std::vector<std::uint8_t>& bytes, int root) override;
   std::uint64_t BytesSent() const override { return bytes_sent_; }
 
+  // How many ranks run on this machine (sharing its memory), this one
+  // among them.
+  int ranks_here() const { return ranks_here_; }
+
   // Ends every rank at once with `code` (MPI_Abort), for a rank that
   // cannot go on while the others wait for it.
   [[noreturn]] void Abort(int code);
@@ -44,6 +48,7 @@ class MpiTransport final : public Transport {
  private:
   int rank_ = 0;
   int size_ = 1;
+  int ranks_here_ = 1;
   std::uint64_t bytes_sent_ = 0;
   // The exchange in flight: what this rank sends and receives, flat, with
   // counts and offsets by rank.
