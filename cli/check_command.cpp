@@ -358,10 +358,14 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   reports::TextOptions text;
   text.wall_clock = !flags.no_time;
   text.colour = flags.colour;
+  // Ranks must agree on whether the search reports progress (it sums
+  // every rank's figures to do it), so a distributed run shows it only
+  // when asked: under mpirun standard error is never a terminal anyway.
   const bool progress_enabled =
       !flags.quiet &&
       (flags.progress == ProgressMode::kAlways ||
-       (flags.progress == ProgressMode::kAuto && isatty(fileno(err)) != 0));
+       (flags.progress == ProgressMode::kAuto && net == nullptr &&
+        isatty(fileno(err)) != 0));
   std::vector<Outcome> outcomes;
   for (const Scenario& scenario : *scenarios) {
     // Ranks agree on an interruption through the search (below), not on
@@ -393,9 +397,11 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
           ProgressLimits{options.max_states ? options.max_states
                                             : scenario.limits.max_states,
                          options.max_bytes});
-      options.on_progress = [&](const explorer::Stats& s) {
-        progress.Update(s);
-      };
+      if (progress_enabled) {
+        options.on_progress = [&](const explorer::Stats& s) {
+          progress.Update(s);
+        };
+      }
       return CheckScenario(scenario, options);
     }();
     if (!result.ok()) {

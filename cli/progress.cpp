@@ -183,9 +183,18 @@ std::string ProgressText(const std::string& label, const explorer::Stats& s,
     parts.push_back(fmt::format("about {} in all, {} left",
                                 WithSeparators(*total), DurationText(left)));
   }
+  // Distributed: the largest rank's, against the limit of each.
   std::string memory = "memory " + BytesText(s.peak_bytes);
   if (limits.max_bytes) memory += " of " + BytesText(*limits.max_bytes);
   parts.push_back(std::move(memory));
+  if (s.ranks > 0 && s.stored_states > 0) {
+    // How evenly the ranks share the states.
+    const double all = static_cast<double>(s.stored_states);
+    parts.push_back(
+        fmt::format("{} ranks, {:.1f}-{:.1f}% each", s.ranks,
+                    100.0 * static_cast<double>(s.rank_stored_min) / all,
+                    100.0 * static_cast<double>(s.rank_stored_max) / all));
+  }
   if (s.seconds > 0) {
     parts.push_back(fmt::format(
         "{}/s", WithSeparators(static_cast<std::uint64_t>(

@@ -612,7 +612,10 @@ Exploration<M> ExploreDistributed(
         std::uint64_t figures[4] = {last - local_begin, store.size(),
                                     pending_parent.size(), 0};
         net.SumAll(std::span<std::uint64_t>(figures, 3));
-        figures[3] = net.MaxAll(peak);
+        std::uint64_t most[2] = {peak, store.size()};
+        net.MaxAll(most);
+        figures[3] = most[0];
+        const std::uint64_t fewest = net.MinAll(store.size());
         const std::uint64_t expanded = expanded_before + figures[0];
         if (me == 0 && expanded >= next_progress) {
           next_progress = expanded + options.progress_every;
@@ -623,6 +626,9 @@ Exploration<M> ExploreDistributed(
           s.level_states = level_size;
           s.previous_level_states = previous_level;
           s.next_level_states = figures[2];
+          s.ranks = ranks;
+          s.rank_stored_min = fewest;
+          s.rank_stored_max = most[1];
           s.seconds = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();

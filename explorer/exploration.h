@@ -47,6 +47,11 @@ struct Stats {
   // progress reports count distinct states seen in `states`, steps taken
   // in `transitions`, and the longest walk in `depth`.
   std::uint64_t walks = 0;
+  // A distributed search's (distributed_search.h) ranks, and the fewest
+  // and most states one of them stores; 0 for a search in one process.
+  // Its peak_bytes are then the largest rank's.
+  int ranks = 0;
+  std::uint64_t rank_stored_min = 0, rank_stored_max = 0;
 };
 
 // Why a search did not cover the whole state space. A search stopped by a

@@ -90,6 +90,19 @@ TEST_CASE("a narrow terminal loses the last parts whole") {
   CHECK_FALSE(Contains(narrow, "frontier"));
 }
 
+TEST_CASE(
+    "a distributed search's line says how evenly the ranks share the "
+    "states") {
+  explorer::Stats s = Running();
+  s.ranks = 4;
+  s.rank_stored_min = 300'000;  // 24% of 1,250,000
+  s.rank_stored_max = 325'000;  // 26%
+  const std::string line = ProgressText("big", s, ProgressLimits{}, 0);
+  CHECK(Contains(line, "memory 1.5 GiB, 4 ranks, 24.0-26.0% each, 100,000/s"));
+  CHECK_FALSE(
+      Contains(ProgressText("big", Running(), ProgressLimits{}, 0), "ranks"));
+}
+
 TEST_CASE("a simulation's progress counts walks and states seen") {
   explorer::Stats s;
   s.walks = 1'200;
