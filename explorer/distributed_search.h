@@ -371,7 +371,7 @@ Exploration<M> ExploreDistributed(
   std::uint64_t previous_level = 0;
   int depth = 0;
   bool depth_limited = false;
-  const std::size_t record_bytes = width + 4 + 2;
+  const std::size_t record_bytes = width + 4 + 4;
 
   while (result.stop == Stop::kComplete &&
          global_starts[static_cast<std::size_t>(depth) + 1] >
@@ -391,7 +391,7 @@ Exploration<M> ExploreDistributed(
     // (parent relative to level_first, successor index) that reached each.
     auto pending = std::make_unique<VisitedStore>(width);
     std::vector<std::uint32_t> pending_parent;
-    std::vector<std::uint16_t> pending_successor;
+    std::vector<std::uint32_t> pending_successor;
     std::vector<LevelHit> hits;
     auto take = [&](const std::vector<std::vector<std::uint8_t>>& from) {
       for (const auto& bytes : from) {
@@ -399,7 +399,7 @@ Exploration<M> ExploreDistributed(
              at < bytes.data() + bytes.size(); at += record_bytes) {
           const std::uint8_t* field = at + width;
           const auto parent = Get<std::uint32_t>(field);
-          const auto successor = Get<std::uint16_t>(field);
+          const auto successor = Get<std::uint32_t>(field);
           if (store.Find(at, HashBytes(at, width))) continue;
           const auto [id, fresh] = pending->InsertOne(at);
           if (fresh) {
@@ -415,7 +415,7 @@ Exploration<M> ExploreDistributed(
     };
     auto held_bytes = [&] {
       std::uint64_t bytes = store.HeldBytes() + pending->HeldBytes() +
-                            pending_parent.capacity() * 6 + ids.capacity() * 8 +
+                            pending_parent.capacity() * 8 + ids.capacity() * 8 +
                             successors.capacity() * sizeof(successors[0]);
       for (const auto& v : out) bytes += v.capacity();
       for (const auto& v : in) bytes += v.capacity();
@@ -564,7 +564,7 @@ Exploration<M> ExploreDistributed(
           auto& to = out[static_cast<std::size_t>(owner)];
           to.insert(to.end(), probe.begin(), probe.end());
           Put(to, static_cast<std::uint32_t>(id - level_first));
-          Put(to, static_cast<std::uint16_t>(j));
+          Put(to, j);
           ++candidates_total;
           if (owner != me) ++candidates_crossing;
         }
@@ -624,7 +624,7 @@ Exploration<M> ExploreDistributed(
     net.Exchange(out, in);
     struct Discovery {
       std::uint32_t parent;
-      std::uint16_t successor;
+      std::uint32_t successor;
       std::uint32_t from, index;
     };
     std::vector<Discovery> discoveries_here;
@@ -632,7 +632,7 @@ Exploration<M> ExploreDistributed(
       const std::uint8_t* at = in[r].data();
       for (std::uint32_t index = 0; at < in[r].data() + in[r].size(); ++index) {
         const auto parent = Get<std::uint32_t>(at);
-        const auto successor = Get<std::uint16_t>(at);
+        const auto successor = Get<std::uint32_t>(at);
         discoveries_here.push_back(
             {parent, successor, static_cast<std::uint32_t>(r), index});
       }
@@ -645,7 +645,7 @@ Exploration<M> ExploreDistributed(
     const std::uint64_t base = net.SumBelow(discoveries_here.size());
     const std::uint64_t level_new = net.SumAll(discoveries_here.size());
     for (std::size_t r = 0; r < out.size(); ++r) {
-      out[r].assign(in[r].size() / 6 * 8, 0);
+      out[r].assign(in[r].size(), 0);  // an 8-byte id per 8-byte record
     }
     for (std::size_t k = 0; k < discoveries_here.size(); ++k) {
       const Discovery& x = discoveries_here[k];
