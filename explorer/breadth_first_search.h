@@ -400,8 +400,9 @@ Exploration<M> Explore(const M& model,
   };
   // Turns a batch's hits, sorted, into traces.
   auto record_hits = [&](std::vector<Hit>& hits) {
-    std::sort(hits.begin(), hits.end(),
-              [](const Hit& a, const Hit& b) { return a.Order() < b.Order(); });
+    std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+      return a.Order() < b.Order();
+    });
     for (const Hit& hit : hits) {
       const Property<State>& p = properties[hit.property];
       if (found[hit.property]) continue;

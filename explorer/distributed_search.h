@@ -306,7 +306,7 @@ Exploration<M> ExploreDistributed(
       record(hit.property, std::move(trace));
     }
   };
-  // This rank's hits, to every rank, sorted.
+  // This rank's hits, to every rank.
   auto gather_hits = [&](const std::vector<LevelHit>& mine) {
     std::vector<std::uint8_t> bytes;
     for (const LevelHit& h : mine) {
@@ -384,7 +384,7 @@ Exploration<M> ExploreDistributed(
   std::uint64_t previous_level = 0;
   int depth = 0;
   bool depth_limited = false;
-  const std::size_t record_bytes = width + 4 + 2;
+  const std::size_t record_bytes = width + 4 + 4;
 
   while (result.stop == Stop::kComplete &&
          global_starts[static_cast<std::size_t>(depth) + 1] >
@@ -405,13 +405,23 @@ Exploration<M> ExploreDistributed(
     // Local ids from local_end on are the next level's, pending_*[k] that
     // of local id local_end + k.
     std::vector<std::uint32_t> pending_parent;
-    std::vector<std::uint16_t> pending_successor;
+    std::vector<std::uint32_t> pending_successor;
+    // This rank's first hit of each property in this level (the others
+    // cannot be reported).
     std::vector<LevelHit> hits;
+    auto note = [&](LevelHit hit) {
+      for (LevelHit& h : hits) {
+        if (h.property != hit.property) continue;
+        if (hit.Order() < h.Order()) h = std::move(hit);
+        return;
+      }
+      hits.push_back(std::move(hit));
+    };
     bool store_full = false;  // the store's 31-bit ids ran out
     // A successor keyed `key` that this rank owns, reached by successor
     // `successor` of the state `parent` (relative to level_first).
     auto take_one = [&](const std::uint8_t* key, std::uint32_t parent,
-                        std::uint16_t successor) {
+                        std::uint32_t successor) {
       if (store.size() + 1 >= VisitedStore::kMaxStates) {
         store_full = true;
         return;
@@ -434,12 +444,12 @@ Exploration<M> ExploreDistributed(
              at < bytes.data() + bytes.size(); at += record_bytes) {
           const std::uint8_t* field = at + width;
           const auto parent = Get<std::uint32_t>(field);
-          take_one(at, parent, Get<std::uint16_t>(field));
+          take_one(at, parent, Get<std::uint32_t>(field));
         }
       }
     };
     auto held_bytes = [&] {
-      std::uint64_t bytes = store.HeldBytes() + pending_parent.capacity() * 6 +
+      std::uint64_t bytes = store.HeldBytes() + pending_parent.capacity() * 8 +
                             ids.capacity() * 8 + by_id.capacity() * 4 +
                             successors.capacity() * sizeof(successors[0]);
       for (const auto& v : out) bytes += v.capacity();
@@ -557,7 +567,7 @@ Exploration<M> ExploreDistributed(
               LevelHit hit;
               hit.parent = id;
               hit.property = static_cast<std::uint32_t>(p);
-              hits.push_back(hit);
+              note(std::move(hit));
             }
           }
           continue;
@@ -582,7 +592,7 @@ Exploration<M> ExploreDistributed(
               hit.successor = j;
               hit.property = static_cast<std::uint32_t>(p);
               hit.key = probe;
-              hits.push_back(std::move(hit));
+              note(std::move(hit));
             }
           }
           const int owner =
@@ -590,14 +600,14 @@ Exploration<M> ExploreDistributed(
           ++candidates_total;
           if (owner == me) {  // no need to travel
             take_one(probe.data(), static_cast<std::uint32_t>(id - level_first),
-                     static_cast<std::uint16_t>(j));
+                     j);
             continue;
           }
           ++candidates_crossing;
           auto& to = out[static_cast<std::size_t>(owner)];
           to.insert(to.end(), probe.begin(), probe.end());
           Put(to, static_cast<std::uint32_t>(id - level_first));
-          Put(to, static_cast<std::uint16_t>(j));
+          Put(to, j);
         }
       }
       counted = last;
@@ -664,7 +674,7 @@ Exploration<M> ExploreDistributed(
     net.Exchange(out, in);
     struct Discovery {
       std::uint32_t parent;
-      std::uint16_t successor;
+      std::uint32_t successor;
       std::uint32_t from, index;
     };
     std::vector<Discovery> discoveries_here;
@@ -672,7 +682,7 @@ Exploration<M> ExploreDistributed(
       const std::uint8_t* at = in[r].data();
       for (std::uint32_t index = 0; at < in[r].data() + in[r].size(); ++index) {
         const auto parent = Get<std::uint32_t>(at);
-        const auto successor = Get<std::uint16_t>(at);
+        const auto successor = Get<std::uint32_t>(at);
         discoveries_here.push_back(
             {parent, successor, static_cast<std::uint32_t>(r), index});
       }
@@ -685,7 +695,7 @@ Exploration<M> ExploreDistributed(
     const std::uint64_t base = net.SumBelow(discoveries_here.size());
     const std::uint64_t level_new = net.SumAll(discoveries_here.size());
     for (std::size_t r = 0; r < out.size(); ++r) {
-      out[r].assign(in[r].size() / 6 * 8, 0);
+      out[r].assign(in[r].size(), 0);  // an 8-byte id per 8-byte record
     }
     for (std::size_t k = 0; k < discoveries_here.size(); ++k) {
       const Discovery& x = discoveries_here[k];
@@ -730,7 +740,7 @@ Exploration<M> ExploreDistributed(
           hit.phase = 1;
           hit.property = static_cast<std::uint32_t>(p);
           hit.state = ids[local];
-          hits.push_back(hit);
+          note(std::move(hit));
         }
       }
     }

@@ -5,10 +5,10 @@
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
+
+#include "tests/explorer/toy_models.h"
 
 namespace {
 
@@ -17,38 +17,9 @@ using oc::explorer::Options;
 using oc::explorer::Property;
 using oc::explorer::PropertyKind;
 using oc::explorer::Stop;
-
-// Two counters on an N x N grid; each action increments one of them, and
-// "reset" sends x back to 0 once x reached the top (so x can decrease).
-struct Grid {
-  struct State {
-    int x = 0;
-    int y = 0;
-    bool operator==(const State&) const = default;
-  };
-  enum class Action { kNone, kIncX, kIncY, kReset };
-
-  int n = 4;
-  bool with_reset = false;
-  // Actions with y == bound are "blocked by the model's bound".
-  int y_bound = -1;
-
-  std::vector<State> InitialStates() const { return {State{}}; }
-  void Successors(const State& s,
-                  std::vector<std::pair<Action, State>>& out) const {
-    if (s.x + 1 < n) out.push_back({Action::kIncX, {s.x + 1, s.y}});
-    if (s.y + 1 < n && s.y != y_bound)
-      out.push_back({Action::kIncY, {s.x, s.y + 1}});
-    if (with_reset && s.x + 1 == n) out.push_back({Action::kReset, {0, s.y}});
-  }
-  bool BlockedByBound(const State& s) const { return s.y == y_bound; }
-  std::size_t EncodedSize() const { return 2; }
-  void Encode(const State& s, std::uint8_t* out) const {
-    out[0] = static_cast<std::uint8_t>(s.x);
-    out[1] = static_cast<std::uint8_t>(s.y);
-  }
-  State Decode(const std::uint8_t* in) const { return State{in[0], in[1]}; }
-};
+using oc::explorer::testing::Grid;
+using oc::explorer::testing::SwapGrid;
+using oc::explorer::testing::WideTree;
 
 // Follows the trace's actions through the model and checks it reaches the
 // trace's states: a trace must be concrete and replayable.
@@ -180,35 +151,6 @@ TEST_CASE("a state limit stops the search") {
   CHECK(result.stats.states == 20);
 }
 
-// A wide tree: state x has children x * width + 1 .. x * width + width,
-// all new, so that one batch of states has millions of successors. Modulo
-// `states` when set: then a finite graph, all states reached.
-struct WideTree {
-  using State = std::uint32_t;
-  using Action = std::uint32_t;
-  std::uint32_t width = 2000;
-  std::uint64_t states = std::uint64_t{1} << 32;
-  std::vector<State> InitialStates() const { return {0}; }
-  void Successors(const State& s,
-                  std::vector<std::pair<Action, State>>& out) const {
-    const std::uint64_t first = std::uint64_t{s} * width + 1;
-    if (states == (std::uint64_t{1} << 32) && first + width > states) return;
-    for (std::uint32_t k = 0; k < width; ++k) {
-      out.push_back({k, static_cast<State>((first + k) % states)});
-    }
-  }
-  bool BlockedByBound(const State&) const { return false; }
-  std::size_t EncodedSize() const { return 4; }
-  void Encode(const State& s, std::uint8_t* out) const {
-    std::memcpy(out, &s, 4);
-  }
-  State Decode(const std::uint8_t* in) const {
-    State s;
-    std::memcpy(&s, in, 4);
-    return s;
-  }
-};
-
 TEST_CASE(
     "a memory limit holds on a wide model, counting the batch's buffers, "
     "at any thread count") {
@@ -292,19 +234,6 @@ TEST_CASE("the same search twice gives the same counts and traces") {
   CHECK(a.violations[0].trace.states == b.violations[0].trace.states);
   CHECK(a.violations[0].trace.actions == b.violations[0].trace.actions);
 }
-
-// The grid without reset is symmetric under swapping x and y.
-struct SwapGrid : Grid {
-  bool HasSymmetry() const { return true; }
-  std::string SymmetryDescription() const { return "x and y"; }
-  struct SymmetryScratch {};
-  void Canonicalize(const State& s, std::uint8_t* out, SymmetryScratch&) const {
-    Encode(State{std::min(s.x, s.y), std::max(s.x, s.y)}, out);
-  }
-  std::uint64_t OrbitSize(const State& s, SymmetryScratch&) const {
-    return s.x == s.y ? 1 : 2;
-  }
-};
 
 TEST_CASE("the thread count changes no count, verdict or trace") {
   Grid grid{40, true};
