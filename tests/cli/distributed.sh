@@ -3,7 +3,8 @@
 # on 1, 2, 3 and 4 ranks, the reports (Markdown, HTML, JSON, index, JUnit),
 # the SARIF log, the ITF traces, the printed results and the --format json
 # document of the bundled scenarios and of two benchmarks, without
-# wall-clock time, are byte-identical to a run without --distributed.
+# wall-clock time, are byte-identical to a run without --distributed. And a
+# memory limit on each rank stops them all, with exit code 3.
 #
 # Usage: distributed.sh OUTBOX_CHECK MPIEXEC
 set -eu
@@ -45,3 +46,14 @@ for ranks in 1 2 3 4; do
     { echo "$ranks ranks: no distribution line"; exit 1; }
   echo "$ranks ranks: identical"
 done
+
+# A memory limit on each rank stops every rank, with exit code 3 and the
+# statistics so far.
+code=0
+"$mpiexec" --oversubscribe -np 2 "$checker" check --distributed \
+  scenarios/bench/4-xlarge.toml --no-symmetry --partial-order off \
+  --max-memory 20MiB --traces never >"$work/limit.txt" 2>&1 || code=$?
+[ "$code" -eq 3 ] || { echo "memory limit: exit code $code, expected 3"; exit 1; }
+grep -q "stopped at the memory limit: [0-9,]* distinct states" "$work/limit.txt" ||
+  { echo "memory limit: no statistics"; cat "$work/limit.txt"; exit 1; }
+echo "a rank's memory limit stops every rank: exit code 3"
