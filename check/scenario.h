@@ -53,6 +53,9 @@ struct SearchLimits {
   std::optional<std::uint64_t> max_states;
 };
 
+// The largest weight check.walk_weights gives an action class.
+inline constexpr std::uint32_t kMaxWalkWeight = 1000;
+
 struct Scenario {
   std::string path;         // the file, as given on the command line
   std::string name;         // `name`, or the file's stem
@@ -79,6 +82,12 @@ struct Scenario {
   // so that a "holds" cannot come from a hazard that never happened. Names
   // are those of OutboxModel::ClassesNamed.
   std::vector<std::string> must_fire;
+  // check.walk_weights: the weight of each action class in a random walk
+  // (check --simulate), by class index (OutboxModel::ActionClassNames), each
+  // 0..kMaxWalkWeight; empty when the file gives none, or when every weight
+  // it gives is 1 (which changes no walk). Not every weight is 0. The
+  // exhaustive search and a pinned order ignore it.
+  std::vector<std::uint32_t> walk_weights;
   SearchLimits limits;
   // Non-empty: replay exactly this order instead of exploring.
   std::vector<PinnedStep> order;

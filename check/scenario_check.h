@@ -98,6 +98,9 @@ struct SimulationSummary {
   // regression scenario is written with these budgets).
   std::optional<FaultBudgets> budgets;
   std::vector<std::uint32_t> class_weights;
+  // The scenario's check.walk_weights that every walk used, by class index
+  // (a swarm walk's drawn weight times this); empty when it gives none.
+  std::vector<std::uint32_t> walk_weights;
 };
 
 struct CheckOptions {

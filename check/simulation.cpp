@@ -42,6 +42,17 @@ SwarmDraw DrawSwarm(const Config& config, std::size_t classes,
   return draw;
 }
 
+// A swarm walk's weights: each class's drawn weight times the scenario's
+// check.walk_weights (none given: the drawn weights as they are).
+std::vector<std::uint32_t> Combined(
+    std::vector<std::uint32_t> drawn,
+    const std::vector<std::uint32_t>& scenario) {
+  for (std::size_t c = 0; c < drawn.size() && c < scenario.size(); ++c) {
+    drawn[c] *= scenario[c];
+  }
+  return drawn;
+}
+
 // `initial` with the budgets left set to `budgets`' pools.
 State WithBudgets(State initial, const FaultBudgets& budgets) {
   for (const FaultBudget& budget : kFaultBudgets) {
@@ -119,14 +130,25 @@ void Simulate(const OutboxModel& model, const Properties& properties,
   }
   walk.cancel = context.cancel;
   walk.on_progress = context.on_progress;
-  const State initial = model.InitialStates().front();
+  const std::vector<State> initials = model.InitialStates();
+  const State& initial = initials.front();
   const std::size_t classes = OutboxModel::ActionClassNames().size();
+  // check.walk_weights, by class index; empty: every class weighs 1.
+  const std::vector<std::uint32_t>& weights = result.scenario.walk_weights;
   explorer::WalkStarter<OutboxModel> starter;
   if (options.swarm) {
     starter = [&](std::uint64_t, explorer::WalkRandom& random) {
       SwarmDraw draw = DrawSwarm(config, classes, random);
       return explorer::WalkStart<OutboxModel>{
-          WithBudgets(initial, draw.budgets), std::move(draw.weights)};
+          WithBudgets(initial, draw.budgets),
+          Combined(std::move(draw.weights), weights)};
+    };
+  } else if (!weights.empty()) {
+    // The initial state drawn as a walk without a starter draws it, so that
+    // weights of 1 take the very steps no weights take.
+    starter = [&](std::uint64_t, explorer::WalkRandom& random) {
+      return explorer::WalkStart<OutboxModel>{
+          initials[random.Below(initials.size())], weights};
     };
   }
   explorer::WalkRun<OutboxModel> run =
@@ -141,6 +163,7 @@ void Simulate(const OutboxModel& model, const Properties& properties,
   summary.time = options.time;
   summary.distinct_capped = run.distinct_capped;
   summary.ended_at_depth = run.ended_at_depth;
+  summary.walk_weights = weights;
   Exploration& e = result.exploration;
   e.stop = run.stop;
   e.threads = context.threads;

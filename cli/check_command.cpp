@@ -362,10 +362,9 @@ int CheckAndWrite(const CheckFlags& flags, const InterruptFlag& interrupt,
   // every rank's figures to do it), so a distributed run shows it only
   // when asked: under mpirun standard error is never a terminal anyway.
   const bool progress_enabled =
-      !flags.quiet &&
-      (flags.progress == ProgressMode::kAlways ||
-       (flags.progress == ProgressMode::kAuto && net == nullptr &&
-        isatty(fileno(err)) != 0));
+      !flags.quiet && (flags.progress == ProgressMode::kAlways ||
+                       (flags.progress == ProgressMode::kAuto &&
+                        net == nullptr && isatty(fileno(err)) != 0));
   std::vector<Outcome> outcomes;
   for (const Scenario& scenario : *scenarios) {
     // Ranks agree on an interruption through the search (below), not on

@@ -381,6 +381,21 @@ void WriteSimulation(JsonWriter& w, const ScenarioResult& result) {
   } else {
     w.Null();
   }
+  // check.walk_weights: the classes whose weight is not 1.
+  w.Key("walk_weights");
+  if (!sim->walk_weights.empty()) {
+    const std::vector<std::string> classes = OutboxModel::ActionClassNames();
+    w.BeginObject();
+    for (std::size_t c = 0; c < sim->walk_weights.size() && c < classes.size();
+         ++c) {
+      if (sim->walk_weights[c] == 1) continue;
+      w.Key(classes[c])
+          .Number(static_cast<std::uint64_t>(sim->walk_weights[c]));
+    }
+    w.EndObject();
+  } else {
+    w.Null();
+  }
   w.EndObject();
 }
 

@@ -401,6 +401,9 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
               "checked");
   } else if (const auto simulation = SimulationText(result)) {
     out += fmt::format("| Search | {} |\n", MarkdownText(*simulation));
+    if (const auto weights = WalkWeightsText(result)) {
+      out += fmt::format("| Walk weights | {} |\n", MarkdownText(*weights));
+    }
     if (const auto draw = SwarmDrawText(result)) {
       out += fmt::format("| Swarm | the violating walk drew {} |\n",
                          MarkdownText(*draw));

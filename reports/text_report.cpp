@@ -54,6 +54,9 @@ std::string FormatResult(const ScenarioResult& result,
     out += fmt::format("  search:    {}: {}", SearchText(e), *simulation);
     if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);
     out += "\n";
+    if (const auto weights = WalkWeightsText(result)) {
+      out += fmt::format("  weights:   {}\n", *weights);
+    }
     if (const auto draw = SwarmDrawText(result)) {
       out += fmt::format("  swarm:     walk {} drew {}\n",
                          result.simulation->walk.value_or(0), *draw);

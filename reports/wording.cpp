@@ -165,6 +165,20 @@ std::optional<std::string> SwarmDrawText(const ScenarioResult& result) {
                      fmt::join(weights, ", "));
 }
 
+std::optional<std::string> WalkWeightsText(const ScenarioResult& result) {
+  const auto& sim = result.simulation;
+  if (!sim || sim->walk_weights.empty()) return std::nullopt;
+  const std::vector<std::string> all = OutboxModel::ActionClassNames();
+  std::vector<std::string> weights;
+  for (std::size_t c = 0; c < sim->walk_weights.size() && c < all.size(); ++c) {
+    if (sim->walk_weights[c] == 1) continue;
+    weights.push_back(fmt::format("{} {}", all[c], sim->walk_weights[c]));
+  }
+  return fmt::format(
+      "check.walk_weights {}, every other class 1{}", fmt::join(weights, ", "),
+      sim->swarm ? "; each walk multiplies them by the weights it drew" : "");
+}
+
 std::string VerdictText(const ScenarioResult& result) {
   const Exploration& e = result.exploration;
   if (e.violations.empty()) {

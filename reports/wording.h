@@ -60,6 +60,11 @@ std::optional<std::string> SimulationText(const ScenarioResult& result);
 // "faults.premature_expiries = 1, faults.lost_publish_acks = 0; weights
 // claim 3, send 0, ..."; nullopt otherwise.
 std::optional<std::string> SwarmDrawText(const ScenarioResult& result);
+// For a simulation whose walks used the scenario's check.walk_weights, the
+// classes whose weight is not 1: "check.walk_weights crash_relay 4, consume
+// 0, every other class 1" (a swarm's adds "; each walk multiplies them by
+// the weights it drew"); nullopt otherwise.
+std::optional<std::string> WalkWeightsText(const ScenarioResult& result);
 // "the search stopped at the depth limit", ... or "complete".
 std::string StopText(explorer::Stop stop);
 // The reduction the search used and what it stored: "none (every state

@@ -61,7 +61,8 @@ constexpr std::string_view kBrokerKeys[] = {"dedup", "window"};
 constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
 constexpr std::string_view kCheckKeys[] = {
-    "invariants", "stop_at_first_violation", "must_fire", "order"};
+    "invariants", "stop_at_first_violation", "must_fire", "walk_weights",
+    "order"};
 constexpr std::string_view kExpectKeys[] = {"verdict", "violated",
                                             "trace_length", "states"};
 constexpr std::string_view kDeclaredKeys[] = {"file"};
@@ -80,6 +81,13 @@ constexpr std::string_view kVerdicts[] = {"holds", "violated"};
 std::vector<std::string> MustFireNames() {
   std::vector<std::string> names = OutboxModel::ActionClassNames();
   names.insert(names.begin(), {"complete", "expire"});
+  return names;
+}
+
+// The keys check.walk_weights takes: the action classes, in class order.
+// Kept for the program's lifetime, as KeyTable's views need.
+const std::vector<std::string>& ActionClassNames() {
+  static const std::vector<std::string> names = OutboxModel::ActionClassNames();
   return names;
 }
 
@@ -838,8 +846,79 @@ class Reader {
                           out_.stop_at_first_violation);
     }
     if (s.ok()) s = ReadMustFire(t);
+    if (s.ok()) s = ReadWalkWeights(t);
     if (s.ok()) s = ReadOrder(t);
     return s;
+  }
+
+  // walk_weights = { crash_relay = 4, consume = 0 }: a weight per action
+  // class for random walks; the classes left out weigh 1. Errors come in
+  // file order.
+  Status ReadWalkWeights(const toml::table& check) {
+    const toml::node* node = check.get("walk_weights");
+    if (node == nullptr) return Status::Ok();
+    const toml::table* table = node->as_table();
+    if (table == nullptr) {
+      return TypeError(*node, "check.walk_weights",
+                       "a table of weights by action class, such as "
+                       "{ crash_relay = 4 }");
+    }
+    if (table->empty()) {
+      return Error(*node, "check.walk_weights",
+                   "empty; give at least one action class a weight, or "
+                   "leave the key out for walks that take every enabled "
+                   "action alike");
+    }
+    const std::vector<std::string>& classes = ActionClassNames();
+    const std::vector<std::string_view> known(classes.begin(), classes.end());
+    std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+    for (const auto& [key, value] : *table) entries.emplace_back(&key, &value);
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      const auto x = a.first->source().begin;
+      const auto y = b.first->source().begin;
+      return x.line != y.line ? x.line < y.line : x.column < y.column;
+    });
+    std::vector<std::uint32_t> weights(classes.size(), 1);
+    for (const auto& [key, value] : entries) {
+      const std::string_view name = key->str();
+      const std::string field = Dotted("check.walk_weights", name);
+      const auto it = std::find(known.begin(), known.end(), name);
+      if (it == known.end()) {
+        const std::vector<std::size_t> named = OutboxModel::ClassesNamed(name);
+        if (named.size() > 1) {
+          std::vector<std::string_view> parts;
+          for (std::size_t c : named) parts.push_back(known[c]);
+          return Error(
+              PositionOf(key->source()), field,
+              fmt::format("'{}' stands for {} classes; give {} "
+                          "weights of their own",
+                          name, named.size(), fmt::join(parts, " and ")));
+        }
+        std::string hint = DidYouMean(name, known);
+        if (hint.empty()) {
+          hint = fmt::format("; action classes are {}", fmt::join(known, ", "));
+        }
+        return Error(PositionOf(key->source()), field,
+                     fmt::format("unknown action class '{}'{}", name, hint));
+      }
+      Result<std::int64_t> weight = Integer(*value, field, 0, kMaxWalkWeight);
+      if (!weight.ok()) return weight.status();
+      Note(field, *value);
+      weights[static_cast<std::size_t>(it - known.begin())] =
+          static_cast<std::uint32_t>(weight.value());
+    }
+    if (std::all_of(weights.begin(), weights.end(),
+                    [](std::uint32_t w) { return w == 0; })) {
+      return Error(*node, "check.walk_weights",
+                   "every action class weighs 0; a walk needs at least one "
+                   "class it may take");
+    }
+    // Weights that are all 1 change no walk: the same as none.
+    if (std::any_of(weights.begin(), weights.end(),
+                    [](std::uint32_t w) { return w != 1; })) {
+      out_.walk_weights = std::move(weights);
+    }
+    return Status::Ok();
   }
 
   Status ReadMustFire(const toml::table& check) {
@@ -1313,6 +1392,7 @@ std::vector<KeyTable> ScenarioKeyTables() {
       {.path = "broker", .keys = Keys(kBrokerKeys)},
       {.path = "bounds", .keys = Keys(kBoundKeys)},
       {.path = "check", .keys = Keys(kCheckKeys)},
+      {.path = "check.walk_weights", .keys = Keys(ActionClassNames())},
       {.path = "expect", .keys = Keys(kExpectKeys)},
       {.path = "invariants[]", .keys = Keys(kExpressionKeys)},
   };

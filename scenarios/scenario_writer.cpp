@@ -8,6 +8,7 @@
 
 #include "common/text.h"
 #include "model/fault_budgets.h"
+#include "model/outbox_model.h"
 #include "model/relay_styles.h"
 #include "model/timing.h"
 
@@ -181,6 +182,17 @@ void WriteCheck(const Scenario& s, std::string& out) {
                      Bool(s.stop_at_first_violation));
   if (!s.must_fire.empty()) {
     out += fmt::format("must_fire = {}\n", QuotedList(s.must_fire));
+  }
+  if (!s.walk_weights.empty()) {
+    // The classes whose weight is not the default 1, in class order.
+    const std::vector<std::string> classes = OutboxModel::ActionClassNames();
+    std::vector<std::string> weights;
+    for (std::size_t c = 0; c < s.walk_weights.size() && c < classes.size();
+         ++c) {
+      if (s.walk_weights[c] == 1) continue;
+      weights.push_back(fmt::format("{} = {}", classes[c], s.walk_weights[c]));
+    }
+    out += fmt::format("walk_weights = {{ {} }}\n", fmt::join(weights, ", "));
   }
   if (!s.order.empty()) {
     out += "order = [\n";

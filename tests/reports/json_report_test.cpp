@@ -383,6 +383,31 @@ TEST_CASE("JSON strings escape quotes, backslashes and control characters") {
   CHECK(j["scenario"]["description"].text == r.scenario.description);
 }
 
+TEST_CASE(
+    "the JSON simulation object gives the scenario's walk weights that are "
+    "not 1, or null") {
+  const ReportOptions options{.wall_clock = false, .command_line = {}};
+  const Json weighted = Parse(JsonReport(
+      testing::Simulated(
+          "walk_weights = { consume = 0, expire_premature = 5, claim = 1 }"),
+      options));
+  const Json& sim = weighted["simulation"];
+  CHECK(sim.Keys() == std::vector<std::string>{
+                          "seed", "swarm", "max_depth", "walks", "walks_asked",
+                          "time_limit_seconds", "distinct_states_seen",
+                          "distinct_states_capped", "faults_never_exercised",
+                          "violating_walk", "walk_length", "trace_minimised",
+                          "trace_shortest", "drawn_budgets", "walk_weights"});
+  // In class order, as ActionClassNames lists them.
+  CHECK(sim["walk_weights"].Keys() ==
+        std::vector<std::string>{"expire_premature", "consume"});
+  CHECK(sim["walk_weights"]["expire_premature"].text == "5");
+  CHECK(sim["walk_weights"]["consume"].text == "0");
+  CHECK(Parse(JsonReport(testing::Simulated(""),
+                         options))["simulation"]["walk_weights"]
+            .type == Json::Type::kNull);
+}
+
 TEST_CASE("the JSON report is a pure function of the result") {
   CHECK(JsonReport(Violated(), {.wall_clock = false, .command_line = {}}) ==
         JsonReport(Violated(), {.wall_clock = false, .command_line = {}}));

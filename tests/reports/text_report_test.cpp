@@ -103,6 +103,31 @@ TEST_CASE("the summary is coloured only when asked") {
   CHECK(Contains(coloured, "\033[1;31mUNEXPECTED\033[0m"));
 }
 
+TEST_CASE(
+    "a simulation's text and Markdown reports name the walk weights it "
+    "used") {
+  const std::string weights =
+      "walk_weights = { consume = 0, expire_premature = 5 }";
+  const ScenarioResult plain = testing::Simulated(weights);
+  CHECK(Contains(FormatResult(plain, TextOptions{}),
+                 "\n  weights:   check.walk_weights expire_premature 5, "
+                 "consume 0, every other class 1\n"));
+  CHECK(
+      Contains(MarkdownReport(plain, {.wall_clock = false, .command_line = {}}),
+               "| Walk weights | check.walk_weights expire_premature 5, "
+               "consume 0, every other class 1 |"));
+  CHECK(Contains(FormatResult(testing::Simulated(weights, true), TextOptions{}),
+                 "\n  weights:   check.walk_weights expire_premature 5, "
+                 "consume 0, every other class 1; each walk multiplies them "
+                 "by the weights it drew\n"));
+  // Without weights, or without a simulation, no line.
+  CHECK_FALSE(Contains(FormatResult(testing::Simulated(""), TextOptions{}),
+                       "weights:"));
+  const ScenarioResult searched =
+      CheckText(LeaseExpiryText("credit.inbox", weights + "\n"));
+  CHECK_FALSE(Contains(FormatResult(searched, TextOptions{}), "weights:"));
+}
+
 TEST_CASE("a search a limit cut is called incomplete, never exhaustive") {
   const ScenarioResult limited = Limited();
   CHECK(BoundsText(limited).rfind("incomplete, within at most ", 0) == 0);

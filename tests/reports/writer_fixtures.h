@@ -96,6 +96,24 @@ inline ScenarioResult WithoutExpectation(const std::string& strategy) {
                    "lease." + strategy + ".toml");
 }
 
+// The holding lease-expiry configuration (credit.inbox) sampled by 20
+// random walks of seed 1, `check` added to its [check] table (such as a
+// check.walk_weights line).
+inline ScenarioResult Simulated(const std::string& check, bool swarm = false) {
+  const Result<Scenario> scenario = ParseScenario(
+      LeaseExpiryText("credit.inbox", check + "\n"), "simulated.toml");
+  REQUIRE_MESSAGE(scenario.ok(), scenario.status().message());
+  CheckOptions options;
+  SimulationOptions& simulate = options.simulate.emplace();
+  simulate.walks = 20;
+  simulate.swarm = swarm;
+  options.threads = 1;
+  const Result<ScenarioResult> result =
+      CheckScenario(scenario.value(), options);
+  REQUIRE_MESSAGE(result.ok(), result.status().message());
+  return result.value();
+}
+
 // A pinned order whose first publish acknowledgement is lost (its message
 // text has a ';'), replayed with an inbox: holds.
 inline ScenarioResult Pinned() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/outbox_model.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/scenario_writer.h"
 
@@ -44,6 +45,7 @@ void CheckSame(const Scenario& a, const Scenario& b) {
   CHECK(a.invariants == b.invariants);
   CHECK(a.stop_at_first_violation == b.stop_at_first_violation);
   CHECK(a.must_fire == b.must_fire);
+  CHECK(a.walk_weights == b.walk_weights);
   CHECK(a.limits.max_depth == b.limits.max_depth);
   CHECK(a.limits.max_states == b.limits.max_states);
   REQUIRE(a.order.size() == b.order.size());
@@ -119,6 +121,7 @@ max_states = 1000000
 invariants = ["effect_at_most_once", "eventually_offered"]
 stop_at_first_violation = true
 must_fire = ["expire", "send_ack_lost"]
+walk_weights = { lose_write = 0, crash_relay = 4, claim = 1 }
 
 [expect]
 verdict = "violated"
@@ -167,6 +170,7 @@ TEST_CASE("a minimal scenario gets every default") {
   CHECK(s.config.claim_bound == 0);
   CHECK(s.invariants == std::vector<std::string>{"eventually_offered"});
   CHECK_FALSE(s.stop_at_first_violation);
+  CHECK(s.walk_weights.empty());
   CHECK_FALSE(s.limits.max_depth.has_value());
   CHECK_FALSE(s.limits.max_states.has_value());
   CHECK(s.order.empty());
@@ -233,6 +237,16 @@ TEST_CASE("a full scenario sets every key") {
   CHECK(s.invariants ==
         std::vector<std::string>{"effect_at_most_once", "eventually_offered"});
   CHECK(s.stop_at_first_violation);
+  // A weight per action class, in class order; the classes not named, and
+  // claim, which is named with the default, weigh 1.
+  const std::vector<std::string> classes = OutboxModel::ActionClassNames();
+  REQUIRE(s.walk_weights.size() == classes.size());
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    INFO(classes[c]);
+    CHECK(s.walk_weights[c] == (classes[c] == "crash_relay"  ? 4u
+                                : classes[c] == "lose_write" ? 0u
+                                                             : 1u));
+  }
   REQUIRE(s.expect.has_value());
   CHECK(s.expect->verdict == Verdict::kViolated);
   CHECK(s.expect->violated == std::vector<std::string>{"effect_at_most_once"});
@@ -351,6 +365,7 @@ max_states = 1000000
 invariants = ["effect_at_most_once", "eventually_offered"]
 stop_at_first_violation = true
 must_fire = ["expire", "send_ack_lost"]
+walk_weights = { crash_relay = 4, lose_write = 0 }
 
 [expect]
 verdict = "violated"
@@ -741,6 +756,78 @@ TEST_CASE("must_fire names action classes or kinds, each once") {
   CHECK(ErrorOf(check + "must_fire = \"send\"\n") ==
         "scenarios/x.toml:5:13: check.must_fire: expected an array of action "
         "names, got a string");
+}
+
+TEST_CASE("walk_weights gives action classes whole weights 0..1000") {
+  const std::string check =
+      std::string(kHead) + "[check]\ninvariants = [\"eventually_offered\"]\n";
+  CHECK(ErrorOf(check + "walk_weights = { crash_rely = 4 }\n") ==
+        "scenarios/x.toml:5:18: check.walk_weights.crash_rely: unknown action "
+        "class 'crash_rely'; did you mean 'crash_relay'?");
+  CHECK(ErrorOf(check + "walk_weights = { publish = 4 }\n") ==
+        "scenarios/x.toml:5:18: check.walk_weights.publish: unknown action "
+        "class 'publish'; action classes are claim, send, send_ack_lost, "
+        "complete_published, complete_rejected, expire_orphaned, "
+        "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
+        "crash_consumer, redeliver, send_deduplicated, tick, retry, redrive, "
+        "dead_letter_expire, cleanup, consumer_outage, database_outage, "
+        "source_commit, commit_fails, flush_offset, lose_write");
+  CHECK(ErrorOf(check + "walk_weights = { expire = 4 }\n") ==
+        "scenarios/x.toml:5:18: check.walk_weights.expire: 'expire' stands "
+        "for 2 classes; give expire_orphaned and expire_premature weights of "
+        "their own");
+  // The first error in the file, not in key order.
+  CHECK(ErrorOf(check + "walk_weights = { zzz = 1, claim = -1 }\n") ==
+        "scenarios/x.toml:5:18: check.walk_weights.zzz: unknown action class "
+        "'zzz'; action classes are claim, send, send_ack_lost, "
+        "complete_published, complete_rejected, expire_orphaned, "
+        "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
+        "crash_consumer, redeliver, send_deduplicated, tick, retry, redrive, "
+        "dead_letter_expire, cleanup, consumer_outage, database_outage, "
+        "source_commit, commit_fails, flush_offset, lose_write");
+  CHECK(ErrorOf(check + "walk_weights = { send = 2, claim = -1 }\n") ==
+        "scenarios/x.toml:5:36: check.walk_weights.claim: -1 is out of range "
+        "0..1000");
+  CHECK(ErrorOf(check + "walk_weights = { claim = 1001 }\n") ==
+        "scenarios/x.toml:5:26: check.walk_weights.claim: 1001 is out of "
+        "range 0..1000");
+  CHECK(ErrorOf(check + "walk_weights = { claim = 2.5 }\n") ==
+        "scenarios/x.toml:5:26: check.walk_weights.claim: expected an "
+        "integer, got a floating-point number");
+  CHECK(ErrorOf(check + "walk_weights = { claim = \"4\" }\n") ==
+        "scenarios/x.toml:5:26: check.walk_weights.claim: expected an "
+        "integer, got a string");
+  CHECK(ErrorOf(check + "walk_weights = {}\n") ==
+        "scenarios/x.toml:5:16: check.walk_weights: empty; give at least one "
+        "action class a weight, or leave the key out for walks that take "
+        "every enabled action alike");
+  CHECK(ErrorOf(check + "walk_weights = [\"claim\"]\n") ==
+        "scenarios/x.toml:5:16: check.walk_weights: expected a table of "
+        "weights by action class, such as { crash_relay = 4 }, got an array");
+  // Every class at 0 leaves a walk nothing to prefer.
+  std::string zeros;
+  for (const std::string& c : OutboxModel::ActionClassNames()) {
+    zeros += (zeros.empty() ? "" : ", ") + c + " = 0";
+  }
+  CHECK(ErrorOf(check + "walk_weights = { " + zeros + " }\n") ==
+        "scenarios/x.toml:5:16: check.walk_weights: every action class "
+        "weighs 0; a walk needs at least one class it may take");
+  // One class above 0 is enough.
+  CHECK(ErrorOf(check + "walk_weights = { " +
+                zeros.substr(0, zeros.size() - 1) + "7 }\n") == "(loaded)");
+}
+
+TEST_CASE("walk_weights of 1 alone are the same as none") {
+  const std::string check =
+      std::string(kHead) + "[check]\ninvariants = [\"eventually_offered\"]\n";
+  const Scenario ones =
+      Load(check + "walk_weights = { claim = 1, crash_relay = 1 }\n");
+  CHECK(ones.walk_weights.empty());
+  CHECK(FormatScenario(ones).find("walk_weights") == std::string::npos);
+  const Scenario some = Load(check + "walk_weights = { consume = 9 }\n");
+  CHECK(FormatScenario(some).find("walk_weights = { consume = 9 }\n") !=
+        std::string::npos);
+  CheckRoundTrip(check + "walk_weights = { consume = 9, claim = 0 }\n");
 }
 
 TEST_CASE("stop_at_first_violation must be a boolean") {

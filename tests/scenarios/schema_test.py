@@ -181,6 +181,15 @@ REFUSED = [
     ("a declared invariant with a built-in's name", "scenario",
      'relays = 1\nevents = 1\n[[invariants]]\nname = "eventually_offered"\n'
      'holds = "true"\n', "$.invariants[0].name"),
+    ("a walk weight for a misspelt action class", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'walk_weights = { crash_rely = 4 }\n', "$.check.walk_weights"),
+    ("a walk weight out of range", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'walk_weights = { claim = 1001 }\n', "$.check.walk_weights.claim"),
+    ("a walk weight that is not a whole number", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'walk_weights = { claim = 2.5 }\n', "$.check.walk_weights.claim"),
     ("a strategy with five steps", "strategy",
      'name = "s"\nsteps = [["stop"], ["stop"], ["stop"], ["stop"], '
      '["stop"]]\n', "$.steps"),
@@ -193,7 +202,7 @@ REFUSED = [
 
 # Files the schemas must accept, so that REFUSED cannot pass by refusing
 # everything: no [expect] (it is optional), attributes of an event's own, a
-# strategy file, the age sweeper with its knobs.
+# strategy file, the age sweeper with its knobs, walk weights.
 ACCEPTED = [
     ("no [check] and no [expect]", "scenario",
      'relays = ["A", "B"]\nevents = 2\n[[invariants]]\nname = "mine"\n'
@@ -205,6 +214,9 @@ ACCEPTED = [
     ("the age sweeper with its knobs", "scenario",
      'relays = 1\nevents = 1\n[relay]\nstyle = "age_sweeper"\n'
      'min_age = "30s"\nsend_time = "10s"\n[time]\npoll = "0s"\n'),
+    ("walk weights for some action classes", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'walk_weights = { crash_relay = 1000, consume = 0 }\n'),
     ("a strategy file with a table of its own", "strategy",
      'name = "s"\nsteps = [["new = insert seen[event.order]"]]\n[tables]\n'
      'seen = { kind = "row", by = "order" }\n'),

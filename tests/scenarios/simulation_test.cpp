@@ -1,12 +1,16 @@
 // check --simulate at the check layer: the verdict a simulation may give,
-// determinism over threads, and regression scenarios that replay.
+// determinism over threads, regression scenarios that replay, and the walk
+// weights a scenario gives.
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "check/regression_scenario.h"
 #include "check/scenario_check.h"
+#include "model/outbox_model.h"
 #include "reports/wording.h"
 #include "scenarios/scenario_loader.h"
 #include "scenarios/scenario_writer.h"
@@ -148,6 +152,134 @@ TEST_CASE("a swarm walk's drawn budgets are reported and its trace replays") {
   REQUIRE(saved.ok());
   CHECK(saved.value().config.budgets == drawn);
   ReplaysToSameViolation(r);
+}
+
+// Steps the walks took of action class `name` (0 when the coverage leaves
+// the class out: it cannot fire in the configuration).
+std::uint64_t Fired(const ScenarioResult& r, const std::string& name) {
+  const std::vector<std::string>& classes = r.exploration.action_classes;
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    if (classes[c] == name) return r.exploration.action_counts[c];
+  }
+  return 0;
+}
+
+// Seed row 1 with room for fifteen relay crashes: a claimed relay may crash
+// (then its orphaned lease expires and a relay claims again) or go on, so
+// how often relays crash is up to the walk's choices. `weights` is the
+// check.walk_weights line, if any.
+Scenario CrashesAtWill(const std::string& weights) {
+  const std::string text = R"toml(relays = ["A", "B"]
+events = 1
+[[groups]]
+name = "billing"
+strategy = "credit.inbox"
+[faults]
+relay_crashes = 15
+[check]
+invariants = ["effect_at_most_once", "eventually_offered"]
+)toml" + weights + "\n";
+  Result<Scenario> s = ParseScenario(text, "crashes.toml");
+  REQUIRE_MESSAGE(s.ok(), s.status().message());
+  return s.value();
+}
+
+TEST_CASE(
+    "walk weights: a class of weight 0 never fires while another action is "
+    "enabled, a heavy one fires far more often, on the same seed") {
+  const CheckOptions options = Simulating(3, false, 2);
+  const ScenarioResult plain =
+      CheckScenario(CrashesAtWill(""), options).value();
+  const ScenarioResult never =
+      CheckScenario(CrashesAtWill("walk_weights = { crash_relay = 0 }"),
+                    options)
+          .value();
+  const ScenarioResult heavy =
+      CheckScenario(CrashesAtWill("walk_weights = { crash_relay = 20 }"),
+                    options)
+          .value();
+  for (const ScenarioResult* r : {&plain, &never, &heavy}) {
+    REQUIRE(r->exploration.violations.empty());
+    REQUIRE(r->simulation->walks == 200);
+  }
+  // A claimed relay can always send or complete instead of crashing.
+  CHECK(Fired(plain, "crash_relay") > 0);
+  CHECK(Fired(never, "crash_relay") == 0);
+  CHECK(Fired(never, "expire_orphaned") == 0);  // no crash, no orphan
+  CHECK(Fired(never, "complete_published") ==
+        Fired(plain, "complete_published"));
+  CHECK(Fired(heavy, "crash_relay") >= 3 * Fired(plain, "crash_relay"));
+  // The weights are the scenario's, by class index, in the result.
+  CHECK(plain.simulation->walk_weights.empty());
+  CHECK(heavy.simulation->walk_weights ==
+        CrashesAtWill("walk_weights = { crash_relay = 20 }").walk_weights);
+}
+
+TEST_CASE(
+    "walk weights: the same seed gives the same walks twice and on any "
+    "thread count, and weights of 1 give the walks of none") {
+  const Scenario weighted =
+      CrashesAtWill("walk_weights = { crash_relay = 5, consume = 0 }");
+  for (bool swarm : {false, true}) {
+    INFO("swarm: ", swarm);
+    const ScenarioResult once =
+        CheckScenario(weighted, Simulating(8, swarm, 2)).value();
+    for (int threads : {2, 1, 3}) {
+      INFO("threads: ", threads);
+      const ScenarioResult again =
+          CheckScenario(weighted, Simulating(8, swarm, threads)).value();
+      CHECK(once.exploration.action_counts == again.exploration.action_counts);
+      CHECK(once.exploration.stats.states == again.exploration.stats.states);
+      CHECK(once.exploration.stats.transitions ==
+            again.exploration.stats.transitions);
+      CHECK(once.exploration.stats.depth == again.exploration.stats.depth);
+    }
+    // And the weights changed the walks.
+    const ScenarioResult plain =
+        CheckScenario(CrashesAtWill(""), Simulating(8, swarm, 2)).value();
+    CHECK(plain.exploration.action_counts != once.exploration.action_counts);
+  }
+  // A weight of 1 is the default: the walks are those of no weights. (The
+  // loader keeps no weights then; set them here as a caller could.)
+  Scenario ones = CrashesAtWill("");
+  ones.walk_weights.assign(OutboxModel::ActionClassNames().size(), 1);
+  const ScenarioResult with_ones =
+      CheckScenario(ones, Simulating(8, false, 2)).value();
+  const ScenarioResult none =
+      CheckScenario(CrashesAtWill(""), Simulating(8, false, 2)).value();
+  CHECK(with_ones.exploration.action_counts == none.exploration.action_counts);
+  CHECK(with_ones.exploration.stats.transitions ==
+        none.exploration.stats.transitions);
+}
+
+TEST_CASE(
+    "walk weights under --swarm multiply each walk's drawn weights, and the "
+    "reports say so") {
+  const CheckOptions options = Simulating(3, true, 2);
+  const ScenarioResult plain =
+      CheckScenario(CrashesAtWill(""), options).value();
+  const ScenarioResult heavy =
+      CheckScenario(CrashesAtWill("walk_weights = { crash_relay = 20 }"),
+                    options)
+          .value();
+  const ScenarioResult light =
+      CheckScenario(CrashesAtWill("walk_weights = { crash_relay = 0 }"),
+                    options)
+          .value();
+  CHECK(Fired(heavy, "crash_relay") >= 3 * Fired(plain, "crash_relay") / 2);
+  // A weight of 0 times any draw is 0: such a crash is taken only where
+  // the walk drew 0 for every other enabled action too.
+  CHECK(Fired(light, "crash_relay") < Fired(plain, "crash_relay"));
+  CHECK(reports::WalkWeightsText(plain) == std::nullopt);
+  CHECK(reports::WalkWeightsText(heavy) ==
+        "check.walk_weights crash_relay 20, every other class 1; each walk "
+        "multiplies them by the weights it drew");
+  const ScenarioResult alone =
+      CheckScenario(CrashesAtWill("walk_weights = { crash_relay = 20 }"),
+                    Simulating(3, false, 2))
+          .value();
+  CHECK(reports::WalkWeightsText(alone) ==
+        "check.walk_weights crash_relay 20, every other class 1");
 }
 
 }  // namespace
