@@ -66,6 +66,7 @@
 #include <vector>
 
 #include "explorer/exploration.h"
+#include "explorer/found_violations.h"
 #include "explorer/model_concept.h"
 #include "explorer/state_graph.h"
 #include "explorer/state_table.h"
@@ -357,47 +358,16 @@ Exploration<M> Explore(const M& model,
     return path;
   };
   std::vector<std::uint8_t> probe(width);
+  auto write_key = [&](const State& s, std::uint8_t* out) { key_of(s, out); };
   auto trace_to = [&](std::uint32_t id) {
-    const std::vector<std::uint32_t> path = path_to(id);
-    Trace<M> trace;
-    for (const State& s : model.InitialStates()) {
-      key_of(s, probe.data());
-      if (std::memcmp(probe.data(), store.at(path[0]), width) == 0) {
-        trace.states.push_back(s);
-        break;
-      }
-    }
-    std::vector<std::pair<Action, State>> next;
-    for (std::size_t k = 1; k < path.size(); ++k) {
-      next.clear();
-      model.Successors(trace.states.back(), next);
-      for (auto& [action, state] : next) {
-        key_of(state, probe.data());
-        if (std::memcmp(probe.data(), store.at(path[k]), width) == 0) {
-          trace.actions.push_back(action);
-          trace.states.push_back(state);
-          break;
-        }
-      }
-    }
-    return trace;
+    std::vector<const std::uint8_t*> keys;
+    for (std::uint32_t on : path_to(id)) keys.push_back(store.at(on));
+    return detail::TraceThroughKeys(model, write_key, width, keys);
   };
 
   // The batch's chunks (explained below).
   std::vector<Chunk> chunks;
-  std::vector<std::optional<Violation<M>>> found(properties.size());
-  std::vector<std::uint64_t> found_order(properties.size());
-  std::uint64_t discoveries = 0;
-  int violation_depth = -1;  // length of the first violation, stop-first mode
-  auto record = [&](std::size_t p, Trace<M> trace) {
-    if (found[p]) return;
-    const int length = static_cast<int>(trace.length());
-    found[p] =
-        Violation<M>{properties[p].name, properties[p].kind, std::move(trace)};
-    found_order[p] = discoveries++;
-    if (violation_depth < 0 || length < violation_depth)
-      violation_depth = length;
-  };
+  detail::FoundViolations<M> found(properties);
   // Turns a batch's hits, sorted, into traces.
   auto record_hits = [&](std::vector<Hit>& hits) {
     std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
@@ -405,9 +375,9 @@ Exploration<M> Explore(const M& model,
     });
     for (const Hit& hit : hits) {
       const Property<State>& p = properties[hit.property];
-      if (found[hit.property]) continue;
+      if (found.has(hit.property)) continue;
       if (p.kind != PropertyKind::kTransition) {
-        record(
+        found.Record(
             hit.property,
             trace_to(p.kind == PropertyKind::kSafety ? hit.state : hit.parent));
         continue;
@@ -416,18 +386,8 @@ Exploration<M> Explore(const M& model,
       Trace<M> trace = trace_to(hit.parent);
       const std::uint8_t* target =
           chunks[hit.chunk].keys.data() + std::size_t{hit.state} * width;
-      std::vector<std::pair<Action, State>> next;
-      model.Successors(trace.states.back(), next);
-      for (auto& [action, state] : next) {
-        key_of(state, probe.data());
-        if (std::memcmp(probe.data(), target, width) == 0 &&
-            !p.holds_on(trace.states.back(), state)) {
-          trace.actions.push_back(action);
-          trace.states.push_back(state);
-          break;
-        }
-      }
-      record(hit.property, std::move(trace));
+      detail::AppendBreakingStep(model, write_key, width, target, p, trace);
+      found.Record(hit.property, std::move(trace));
     }
   };
 
@@ -514,7 +474,7 @@ Exploration<M> Explore(const M& model,
           (batch_end - batch + chunk_states - 1) / chunk_states;
       if (chunks.size() < n_chunks) chunks.resize(n_chunks);
       for (std::size_t p = 0; p < properties.size(); ++p) {
-        known[p] = found[p].has_value();
+        known[p] = found.has(p);
       }
 
       // 1. Generate.
@@ -781,7 +741,7 @@ Exploration<M> Explore(const M& model,
     // A violation found while expanding this level has length depth or
     // depth + 1; finishing the level first lets a shorter at-rest violation
     // of this level win.
-    if (options.stop_at_first_violation && violation_depth >= 0 &&
+    if (options.stop_at_first_violation && found.shortest() >= 0 &&
         result.stop == Stop::kComplete) {
       result.stop = Stop::kFirstViolation;
     }
@@ -793,17 +753,7 @@ Exploration<M> Explore(const M& model,
     result.stop = Stop::kComplete;  // nothing was left to explore anyway
   }
 
-  std::vector<std::size_t> order;
-  for (std::size_t p = 0; p < properties.size(); ++p) {
-    if (found[p]) order.push_back(p);
-  }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const std::size_t la = found[a]->trace.length();
-    const std::size_t lb = found[b]->trace.length();
-    return la != lb ? la < lb : found_order[a] < found_order[b];
-  });
-  if (options.stop_at_first_violation && order.size() > 1) order.resize(1);
-  for (std::size_t p : order) result.violations.push_back(std::move(*found[p]));
+  result.violations = found.Take(options.stop_at_first_violation);
 
   // States a stopped search stored but did not expand.
   for (std::size_t id = counted; id < store.size(); ++id) {
@@ -813,25 +763,8 @@ Exploration<M> Explore(const M& model,
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
   std::vector<Chunk>().swap(chunks);
-  if (options.graph_limit > 0 && !por) {
-    result.graph_over_limit = result.stats.states > options.graph_limit;
-    // A graph of an incomplete search would show states whose successors
-    // are unknown as dead ends; only a complete one is worth keeping.
-    if (!result.graph_over_limit && result.complete()) {
-      const std::uint64_t store_bytes = store.HeldBytes();
-      std::uint64_t budget = options.graph_bytes_limit.value_or(max_bytes);
-      budget = std::min(budget,
-                        max_bytes > store_bytes ? max_bytes - store_bytes : 0);
-      result.graph = BuildStateGraph(model, budget, result.stats.states,
-                                     result.stats.transitions);
-      if (result.graph) {
-        result.stats.graph_bytes = result.graph->Bytes();
-        peak = std::max(peak, store_bytes + result.stats.graph_bytes);
-      } else {
-        result.graph_over_memory = true;
-      }
-    }
-  }
+  detail::KeepGraph(model, options.graph_limit, options.graph_bytes_limit, por,
+                    store.HeldBytes(), max_bytes, result, peak);
   result.stats.peak_bytes = peak;
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -54,6 +54,7 @@
 
 #include "explorer/breadth_first_search.h"
 #include "explorer/exploration.h"
+#include "explorer/found_violations.h"
 #include "explorer/model_concept.h"
 #include "explorer/transport.h"
 #include "explorer/visited_store.h"
@@ -238,44 +239,12 @@ Exploration<M> ExploreDistributed(
       path.push_back(parent_of(path.back(), depth));
     }
     std::reverse(path.begin(), path.end());
-    Trace<M> trace;
-    for (const State& s : model.InitialStates()) {
-      key_of(s, probe.data());
-      if (std::memcmp(probe.data(), path[0].data(), width) == 0) {
-        trace.states.push_back(s);
-        break;
-      }
-    }
-    std::vector<std::pair<Action, State>> next;
-    for (std::size_t k = 1; k < path.size(); ++k) {
-      next.clear();
-      model.Successors(trace.states.back(), next);
-      for (auto& [action, state] : next) {
-        key_of(state, probe.data());
-        if (std::memcmp(probe.data(), path[k].data(), width) == 0) {
-          trace.actions.push_back(action);
-          trace.states.push_back(state);
-          break;
-        }
-      }
-    }
-    return trace;
+    std::vector<const std::uint8_t*> keys;
+    for (const auto& key : path) keys.push_back(key.data());
+    return detail::TraceThroughKeys(model, key_of, width, keys);
   };
 
-  std::vector<std::optional<Violation<M>>> found(properties.size());
-  std::vector<std::uint64_t> found_order(properties.size());
-  std::uint64_t discoveries = 0;
-  int violation_depth = -1;
-  auto record = [&](std::size_t p, Trace<M> trace) {
-    if (found[p]) return;
-    const int length = static_cast<int>(trace.length());
-    found[p] =
-        Violation<M>{properties[p].name, properties[p].kind, std::move(trace)};
-    found_order[p] = discoveries++;
-    if (violation_depth < 0 || length < violation_depth) {
-      violation_depth = length;
-    }
-  };
+  detail::FoundViolations<M> found(properties);
   // Every rank passes the same hits (gathered), sorted here.
   auto record_hits = [&](std::vector<LevelHit>& hits) {
     std::stable_sort(hits.begin(), hits.end(),
@@ -284,26 +253,17 @@ Exploration<M> ExploreDistributed(
                      });
     for (const LevelHit& hit : hits) {
       const Property<State>& p = properties[hit.property];
-      if (found[hit.property]) continue;
+      if (found.has(hit.property)) continue;
       if (p.kind != PropertyKind::kTransition) {
-        record(
+        found.Record(
             hit.property,
             trace_to(p.kind == PropertyKind::kSafety ? hit.state : hit.parent));
         continue;
       }
       Trace<M> trace = trace_to(hit.parent);
-      std::vector<std::pair<Action, State>> next;
-      model.Successors(trace.states.back(), next);
-      for (auto& [action, state] : next) {
-        key_of(state, probe.data());
-        if (std::memcmp(probe.data(), hit.key.data(), width) == 0 &&
-            !p.holds_on(trace.states.back(), state)) {
-          trace.actions.push_back(action);
-          trace.states.push_back(state);
-          break;
-        }
-      }
-      record(hit.property, std::move(trace));
+      detail::AppendBreakingStep(model, key_of, width, hit.key.data(), p,
+                                 trace);
+      found.Record(hit.property, std::move(trace));
     }
   };
   // This rank's hits, to every rank.
@@ -398,7 +358,7 @@ Exploration<M> ExploreDistributed(
     const bool at_depth_limit =
         options.max_depth && depth >= *options.max_depth;
     for (std::size_t p = 0; p < properties.size(); ++p) {
-      known[p] = found[p].has_value();
+      known[p] = found.has(p);
     }
     // The next level's states as this rank finds them: keys, and the least
     // (parent relative to level_first, successor index) that reached each.
@@ -753,7 +713,7 @@ Exploration<M> ExploreDistributed(
     if (depth_limited && result.stop == Stop::kComplete) {
       result.stop = Stop::kMaxDepth;
     }
-    if (options.stop_at_first_violation && violation_depth >= 0 &&
+    if (options.stop_at_first_violation && found.shortest() >= 0 &&
         result.stop == Stop::kComplete) {
       result.stop = Stop::kFirstViolation;
     }
@@ -765,17 +725,7 @@ Exploration<M> ExploreDistributed(
     result.stop = Stop::kComplete;
   }
 
-  std::vector<std::size_t> order;
-  for (std::size_t p = 0; p < properties.size(); ++p) {
-    if (found[p]) order.push_back(p);
-  }
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const std::size_t la = found[a]->trace.length();
-    const std::size_t lb = found[b]->trace.length();
-    return la != lb ? la < lb : found_order[a] < found_order[b];
-  });
-  if (options.stop_at_first_violation && order.size() > 1) order.resize(1);
-  for (std::size_t p : order) result.violations.push_back(std::move(*found[p]));
+  result.violations = found.Take(options.stop_at_first_violation);
 
   // States stored but never expanded (a stopped search), then the sums.
   if (result.stop != Stop::kComplete) {
@@ -822,23 +772,8 @@ Exploration<M> ExploreDistributed(
   result.distribution = std::move(distribution);
 
   // The graph, small by definition: every rank builds its own copy.
-  if (options.graph_limit > 0 && !por) {
-    result.graph_over_limit = result.stats.states > options.graph_limit;
-    if (!result.graph_over_limit && result.complete()) {
-      const std::uint64_t store_bytes = store.HeldBytes();
-      std::uint64_t budget = options.graph_bytes_limit.value_or(max_bytes);
-      budget = std::min(budget,
-                        max_bytes > store_bytes ? max_bytes - store_bytes : 0);
-      result.graph = BuildStateGraph(model, budget, result.stats.states,
-                                     result.stats.transitions);
-      if (result.graph) {
-        result.stats.graph_bytes = result.graph->Bytes();
-        peak = std::max(peak, store_bytes + result.stats.graph_bytes);
-      } else {
-        result.graph_over_memory = true;
-      }
-    }
-  }
+  detail::KeepGraph(model, options.graph_limit, options.graph_bytes_limit, por,
+                    store.HeldBytes(), max_bytes, result, peak);
   result.stats.peak_bytes = net.MaxAll(peak);
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
