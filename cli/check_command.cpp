@@ -579,6 +579,15 @@ int RunDistributed(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     }
   }
   const int code = RunCheckOn(mine, out, err, &net);
+  std::fflush(out);
+  std::fflush(err);
+  if (code == kExitUsage) {
+    // At once, before any collective call the other ranks may not make:
+    // rank 0 says why; the others give it time to, before they end the
+    // run (and rank 0, if it is waiting for them in a search).
+    if (net.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
+    net.Abort(kExitUsage);
+  }
   // Each rank's peak resident memory, said by rank 0.
   const std::uint64_t rss = PeakResidentBytes();
   std::vector<std::uint8_t> mine_rss(sizeof rss);
@@ -589,19 +598,11 @@ int RunDistributed(const CheckFlags& flags, std::FILE* out, std::FILE* err) {
     std::memcpy(&r, bytes.data(), std::min(bytes.size(), sizeof r));
     by_rank.push_back(BytesText(r));
   }
-  if (!flags.quiet && code != kExitUsage) {
+  if (!flags.quiet) {
     fmt::print(err, "peak resident memory by rank: {}\n",
                fmt::join(by_rank, ", "));
   }
-  std::fflush(out);
-  std::fflush(err);
   if (quiet != nullptr) std::fclose(quiet);
-  if (code == kExitUsage) {
-    // Rank 0 says why; the others give it time to, before they end the
-    // run (and rank 0, if it is waiting for them in a search).
-    if (net.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
-    net.Abort(kExitUsage);
-  }
   return code;
 #else
   (void)out;

@@ -45,7 +45,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <span>
 #include <tuple>
