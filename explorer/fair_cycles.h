@@ -116,6 +116,14 @@ template <class Graph, class Bad, class Fault, class FairClass>
 bool IsFairLasso(const Graph& g, const Lasso& lasso, Bad bad, Fault fault,
                  FairClass fair_class);
 
+// Whether some cycle (a self-loop counts) takes only non-fault edges,
+// reachable from vertex 0 or not, whatever the vertices. Without one, a run
+// that takes finitely many faults ends in a terminal state, so
+// FindFairLasso finds nothing whatever `bad` and the classes. O(V + E), a
+// word per vertex.
+template <class Graph, class Fault>
+bool HasNonFaultCycle(const Graph& g, Fault fault);
+
 namespace detail {
 
 // The classes enabled at v (of its non-fault out-edges), sorted, without
@@ -547,6 +555,33 @@ bool IsFairLasso(const Graph& g, const Lasso& lasso, Bad bad, Fault fault,
   std::sort(taken.begin(), taken.end());
   return std::includes(taken.begin(), taken.end(), everywhere.begin(),
                        everywhere.end());
+}
+
+template <class Graph, class Fault>
+bool HasNonFaultCycle(const Graph& g, Fault fault) {
+  // Peel vertices with no incoming non-fault edge left (Kahn's algorithm):
+  // what remains, if anything, contains a cycle.
+  const std::size_t n = g.num_vertices();
+  std::vector<std::size_t> in(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (std::size_t e = g.out_begin(v); e != g.out_end(v); ++e) {
+      if (!fault(e)) ++in[g.target(e)];
+    }
+  }
+  std::vector<std::size_t> free;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (in[v] == 0) free.push_back(v);
+  }
+  std::size_t peeled = 0;
+  while (!free.empty()) {
+    const std::size_t v = free.back();
+    free.pop_back();
+    ++peeled;
+    for (std::size_t e = g.out_begin(v); e != g.out_end(v); ++e) {
+      if (!fault(e) && --in[g.target(e)] == 0) free.push_back(g.target(e));
+    }
+  }
+  return peeled < n;
 }
 
 }  // namespace oc::explorer

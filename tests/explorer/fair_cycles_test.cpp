@@ -34,6 +34,7 @@ struct StringMaker<std::vector<std::size_t>> {
 namespace {
 
 using oc::explorer::FindFairLasso;
+using oc::explorer::HasNonFaultCycle;
 using oc::explorer::IsFairLasso;
 using oc::explorer::Lasso;
 using Ids = std::vector<std::size_t>;
@@ -86,6 +87,10 @@ bool Accepts(const TinyGraph& g, const Lasso& lasso) {
       g, lasso, [&](std::size_t v) { return g.bad(v); },
       [&](std::size_t e) { return g.edge(e).fault; },
       [&](std::size_t e) { return g.edge(e).cls; });
+}
+
+bool HasCycle(const TinyGraph& g) {
+  return HasNonFaultCycle(g, [&](std::size_t e) { return g.edge(e).fault; });
 }
 
 // Checks that g has exactly this fair lasso, and that IsFairLasso takes it.
@@ -230,6 +235,7 @@ TEST_CASE("a cycle that needs a fault is no fair cycle: faults stop") {
   // stays bad must take faults for ever. Holds.
   const TinyGraph faults_only("BB", {{0, 1, 1, kFault}, {1, 0, 1, kFault}});
   CHECK_FALSE(Find(faults_only));
+  CHECK_FALSE(HasCycle(faults_only));
   // e0: 0 -> 1 c1, e1: 1 -> 0 c1 F: the cycle closes only by a fault.
   const TinyGraph one_fault("BB", {{0, 1, 1}, {1, 0, 1, kFault}});
   CHECK_FALSE(Find(one_fault));
@@ -240,6 +246,7 @@ TEST_CASE("a cycle through a good state is no fair cycle") {
   // visits the good state 2, and H (e0 only) has no cycle. Holds.
   const TinyGraph g("BBG", {{0, 1, 1}, {1, 2, 1}, {2, 0, 1}});
   CHECK_FALSE(Find(g));
+  CHECK(HasCycle(g));
 }
 
 TEST_CASE("no fair part hides inside an unfair component") {
@@ -296,12 +303,14 @@ TEST_CASE("an unreachable fair cycle is no violation") {
   // reaches it. Holds.
   const TinyGraph g("GB", {{0, 0, 1}, {1, 1, 1}});
   CHECK_FALSE(Find(g));
+  CHECK(HasCycle(g));
 }
 
 TEST_CASE("an acyclic graph has no fair cycle") {
   // B0 B1 B2; e0: 0 -> 1 c1, e1: 0 -> 2 c1, e2: 1 -> 2 c2. No cycle at all.
   const TinyGraph g("BBB", {{0, 1, 1}, {0, 2, 1}, {1, 2, 2}});
   CHECK_FALSE(Find(g));
+  CHECK_FALSE(HasCycle(g));
 }
 
 TEST_CASE("the fair cycle nearest the initial state is chosen") {
@@ -405,6 +414,7 @@ TEST_CASE("faults neither take nor enable a fairness class") {
 TEST_CASE("an empty graph has no fair cycle") {
   const TinyGraph g("", {});
   CHECK_FALSE(Find(g));
+  CHECK_FALSE(HasCycle(g));
 }
 
 TEST_CASE("IsFairLasso rejects a lasso that is not a fair violation") {
@@ -477,6 +487,8 @@ TEST_CASE("a StateGraph's fair cycles, by action class") {
     return g->action(e) == Grid::Action::kReset;
   };
   CHECK_FALSE(FindFairLasso(*g, all_bad, reset_fault, cls));
+  CHECK(HasNonFaultCycle(*g, no_fault));
+  CHECK_FALSE(HasNonFaultCycle(*g, reset_fault));
 }
 
 TEST_CASE("fair cycles agree with a brute force on random small graphs") {
@@ -531,6 +543,21 @@ TEST_CASE("fair cycles agree with a brute force on random small graphs") {
             BadComponents<std::uint32_t, std::uint32_t>(
                 g, fault, local, num_local, num_local_edges));
     }
+    // Any cycle of non-fault edges: some vertex reaches itself.
+    bool cycle = false;
+    bool reach[8][8] = {};
+    for (const Edge& e : edges) {
+      if (!e.fault) reach[e.from][e.to] = true;
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      for (std::size_t u = 0; u < n; ++u) {
+        for (std::size_t v = 0; v < n; ++v) {
+          if (reach[u][k] && reach[k][v]) reach[u][v] = true;
+        }
+      }
+    }
+    for (std::size_t v = 0; v < n; ++v) cycle = cycle || reach[v][v];
+    CHECK(HasCycle(g) == cycle);
   }
   // Both verdicts are well represented.
   CHECK(violated > 500);
