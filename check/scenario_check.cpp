@@ -359,9 +359,11 @@ Status Replay(const OutboxModel& model, const std::vector<Property>& properties,
 // search went.
 struct Findings {
   std::vector<std::string> violated;  // shortest violation first
-  bool stop_first = false;            // stopped at the first violation
-  bool complete = false;              // nothing a limit cut off
-  const char* stopped = "";           // how it stopped, when not complete
+  // Violated in the abstraction only (ScenarioResult::unconfirmed).
+  std::set<std::string> unconfirmed;
+  bool stop_first = false;   // stopped at the first violation
+  bool complete = false;     // nothing a limit cut off
+  const char* stopped = "";  // how it stopped, when not complete
   // Random walks, and how many: they prove a violation they find, and
   // nothing else.
   bool sampled = false;
@@ -406,7 +408,7 @@ void JudgeViolated(ScenarioResult& result, const Expectation& expect,
     }
   }
   for (const std::string& name : expect.violated) {
-    if (found.count(name)) continue;
+    if (found.count(name) || f.unconfirmed.count(name)) continue;
     if (f.stop_first) {
       // Only the shortest violation is known; one expected invariant is
       // enough when stopping at the first.
@@ -494,6 +496,10 @@ void Judge(ScenarioResult& result) {
   const Exploration& exploration = result.exploration;
   Findings f;
   f.violated = result.ViolatedInvariants();
+  for (const auto& [property, why] : result.unconfirmed) {
+    f.unconfirmed.insert(property);
+    Undecided(result, why);
+  }
   f.stop_first = exploration.stop == explorer::Stop::kFirstViolation;
   f.complete = exploration.complete() || f.stop_first;
   f.stopped = exploration.stop == explorer::Stop::kInterrupted
@@ -526,6 +532,74 @@ void Judge(ScenarioResult& result) {
   }
 }
 
+// Replays each violation the abstracted search found on the concrete model
+// (docs/SEMANTICS.md section 14). One that replays keeps its trace, with
+// the concrete states (real tokens and counts); one that does not moves to
+// result.unconfirmed. The shortest abstract trace that replays is a
+// shortest concrete one: every concrete path is an abstract path of the
+// same length.
+void ConfirmOnConcreteModel(ScenarioResult& result) {
+  const Config& config = result.scenario.config;
+  const OutboxModel concrete(config, /*concrete=*/true);
+  const std::vector<Property> properties = PropertiesFor(
+      result.scenario.invariants, result.scenario.expressions, concrete);
+  std::vector<Violation> kept;
+  for (Violation& v : result.exploration.violations) {
+    std::string why;
+    Trace t;
+    t.states.push_back(concrete.InitialStates().front());
+    for (std::size_t i = 0; i < v.trace.actions.size() && why.empty(); ++i) {
+      const Action& a = v.trace.actions[i];
+      Result<State> next = concrete.Apply(t.states.back(), a);
+      if (!next.ok()) {
+        why = fmt::format("step {}, {}, is not enabled there: {}", i + 1,
+                          FormatAction(config, a), next.status().message());
+        break;
+      }
+      t.actions.push_back(a);
+      t.states.push_back(std::move(next).value());
+    }
+    if (why.empty()) {
+      const auto p =
+          std::find_if(properties.begin(), properties.end(),
+                       [&](const Property& q) { return q.name == v.property; });
+      bool broken = false;
+      if (p != properties.end()) {
+        const State& last = t.states.back();
+        switch (p->kind) {
+          case explorer::PropertyKind::kSafety:
+            broken = !p->holds(last);
+            break;
+          case explorer::PropertyKind::kTransition:
+            broken = t.states.size() >= 2 &&
+                     !p->holds_on(t.states[t.states.size() - 2], last);
+            break;
+          case explorer::PropertyKind::kAtRest: {
+            std::vector<std::pair<Action, State>> next;
+            concrete.Successors(last, next);
+            broken = next.empty() && !concrete.BlockedByBound(last) &&
+                     !p->holds(last);
+            break;
+          }
+        }
+      }
+      if (!broken) why = "its last state does not break it";
+    }
+    if (why.empty()) {
+      v.trace = std::move(t);
+      kept.push_back(std::move(v));
+      continue;
+    }
+    result.unconfirmed.emplace_back(
+        v.property,
+        fmt::format("'{}' is violated only in the abstraction of unbounded "
+                    "budgets: its trace of {} does not replay on the concrete "
+                    "model ({}), so its verdict is inconclusive",
+                    v.property, Plural(v.trace.length(), "step"), why));
+  }
+  result.exploration.violations = std::move(kept);
+}
+
 // Fault budgets that no transition spent: the verdict then says nothing
 // about that fault, whatever the scenario meant.
 std::vector<std::string> UnusedBudgets(const Scenario& scenario,
@@ -539,18 +613,18 @@ std::vector<std::string> UnusedBudgets(const Scenario& scenario,
     if (exploration.stop == explorer::Stop::kSampled) {
       warnings.push_back(
           fmt::format("faults.{} = {} was never used: no walk took {}",
-                      budget.key, pool, budget.spender));
+                      budget.key, BudgetText(pool), budget.spender));
     } else if (exploration.partial_order) {
       // The reduction may have left every such transition out.
       warnings.push_back(fmt::format(
           "faults.{} = {} was never used in the reduced search: no {} fired "
           "there (partial-order reduction may have set it aside; "
           "--partial-order off counts every transition)",
-          budget.key, pool, budget.spender));
+          budget.key, BudgetText(pool), budget.spender));
     } else {
       warnings.push_back(
           fmt::format("faults.{} = {} was never used: no {} fired", budget.key,
-                      pool, budget.spender));
+                      BudgetText(pool), budget.spender));
     }
   }
   return warnings;
@@ -677,7 +751,10 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
       scenario.config, scenario.invariants, scenario.expressions);
   result.scenario.config.checks_state = WhatChecksReadOfState(
       scenario.config, scenario.invariants, scenario.expressions);
-  result.model = std::make_shared<const OutboxModel>(result.scenario.config);
+  // A pinned order and random walks follow the concrete model; only an
+  // exhaustive search needs unbounded counts abstracted.
+  result.model = std::make_shared<const OutboxModel>(
+      result.scenario.config, !scenario.order.empty() || options.simulate);
   const OutboxModel& model = *result.model;
   const std::vector<Property> properties =
       PropertiesFor(scenario.invariants, result.scenario.expressions, model);
@@ -713,6 +790,10 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
       search.partial_order = false;
       result.exploration = Search(model, properties, search, options);
     }
+  }
+  if (model.Abstracted() && scenario.order.empty() && !options.simulate) {
+    result.abstraction = model.AbstractionDescription();
+    ConfirmOnConcreteModel(result);
   }
   result.warnings = UnusedBudgets(scenario, result.exploration);
   result.assumptions = Assumptions(scenario.config);

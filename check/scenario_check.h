@@ -211,6 +211,16 @@ struct ScenarioResult {
   // reduced, 5,678 unreduced"), or why it did not run.
   std::optional<std::string> partial_order_check;
 
+  // Set when the search abstracted counts and tokens for unbounded fault
+  // budgets (OutboxModel::AbstractionDescription), for reports.
+  std::optional<std::string> abstraction;
+  // Violations the abstracted search found that did not replay on the
+  // concrete model: the property and why, as a sentence. Each makes the
+  // verdict on its property inconclusive (exit code 3); they are not in
+  // exploration.violations. Those that replayed are, with the concrete
+  // states.
+  std::vector<std::pair<std::string, std::string>> unconfirmed;
+
   // Set when CheckOptions::simulate ran random walks instead of a search.
   std::optional<SimulationSummary> simulation;
 

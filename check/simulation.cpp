@@ -56,8 +56,9 @@ std::vector<std::uint32_t> Combined(
 // `initial` with the budgets left set to `budgets`' pools.
 State WithBudgets(State initial, const FaultBudgets& budgets) {
   for (const FaultBudget& budget : kFaultBudgets) {
+    const int pool = budgets.*budget.pool;
     initial.budgets.*budget.left =
-        static_cast<std::uint8_t>(budgets.*budget.pool);
+        static_cast<std::uint8_t>(pool == kAnyBudget ? 1 : pool);
   }
   return initial;
 }

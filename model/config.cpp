@@ -81,9 +81,10 @@ Status CheckNames(std::string_view what, std::string_view suffix,
 }
 
 Status CheckBudget(std::string_view field, int value) {
-  if (value < 0 || value > kMaxBudget) {
-    return Status::Error(fmt::format("faults.{}: {} is out of range 0..{}",
-                                     field, value, kMaxBudget));
+  if (value != kAnyBudget && (value < 0 || value > kMaxBudget)) {
+    return Status::Error(
+        fmt::format("faults.{}: {} is out of range 0..{}, or \"any\"", field,
+                    value, kMaxBudget));
   }
   return Status::Ok();
 }
@@ -211,7 +212,7 @@ std::string FirstStyleFeature(const Config& config, bool sweeper_is_seed) {
     reason = "source.commits is 'during_run'";
   } else {
     ForEachBudget(BudgetFamily::kStyle, [&](const FaultBudget& budget) {
-      if (reason.empty() && Pool(config, budget) > 0) {
+      if (reason.empty() && Pool(config, budget) != 0) {
         reason = fmt::format("faults.{} is set", budget.key);
       }
     });
@@ -709,11 +710,19 @@ Status Validate(const Config& config) {
   }
   if (Status s = CheckRelayStyle(config); !s.ok()) return s;
   if (Status s = CheckDeclaredTables(config); !s.ok()) return s;
-  if (!config.lease && config.claim_bound == 0) {
-    return Status::Error(
-        "bounds.claims: required when switches.lease is false: without a "
-        "lease, relays can fence each other out forever, each claim bumping "
-        "the token");
+  // Unbounded budgets: the abstraction (docs/SEMANTICS.md section 14)
+  // keeps the built-in tables finite, not a declared strategy's own.
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (!Unbounded(config, budget)) continue;
+    for (const Group& g : config.groups) {
+      if (g.declared) {
+        return Status::Error(fmt::format(
+            "faults.{}: \"any\" cannot be used with a declared strategy "
+            "(group '{}'): the counts in its own tables are not abstracted; "
+            "give the budget a number",
+            budget.key, g.name));
+      }
+    }
   }
   return ValidateTiming(config);
 }

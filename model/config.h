@@ -216,6 +216,7 @@ bool HasInbox(const Group& g);
 std::string StrategyLabel(const Group& g);
 
 // Remaining fault budgets are part of the state; these are the initial pools.
+// Each pool is 0..kMaxBudget, or kAnyBudget.
 struct FaultBudgets {
   int premature_expiries = 0;  // X
   int relay_crashes = 0;       // C
@@ -340,6 +341,11 @@ inline constexpr int kMaxEvents = 16;
 inline constexpr int kMaxGroups = 8;
 inline constexpr int kMaxInstances = 8;
 inline constexpr int kMaxBudget = 15;
+// A fault budget of "any": the fault may happen any finite number of times.
+// Its action never spends it (the count left in the state stays 1), and the
+// search abstracts what would otherwise grow without bound (docs/SEMANTICS.md
+// section 14).
+inline constexpr int kAnyBudget = -1;
 inline constexpr int kMaxClaimBound = 100;
 // The largest duration, in units of the greatest common divisor of all.
 inline constexpr int kMaxTimeUnits = 10000;

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <string>
 #include <string_view>
 
 #include "model/config.h"
@@ -89,6 +90,27 @@ inline constexpr auto kFaultKeys = [] {
 inline int Pool(const Config& config, const FaultBudget& budget) {
   return config.budgets.*budget.pool;
 }
+
+// Whether `config` lets `budget`'s fault happen any number of times.
+inline bool Unbounded(const Config& config, const FaultBudget& budget) {
+  return Pool(config, budget) == kAnyBudget;
+}
+
+// Whether some budget of `config` is "any".
+bool AnyUnboundedBudget(const Config& config);
+
+// Whether the search of `config` must abstract counts to stay finite
+// (docs/SEMANTICS.md section 14): some budget is "any", or relays without
+// a lease claim with no claim bound.
+bool CountsAbstracted(const Config& config);
+
+// A pool as scenario files and reports write it: "2", or "any" (quoted,
+// "\"any\"", for a TOML value).
+std::string BudgetText(int pool, bool toml = false);
+
+// "at most 1 premature expiry", "at most 2 relay crashes", "any number of
+// relay crashes".
+std::string BudgetLimit(int pool, const FaultBudget& budget);
 
 // Calls f(budget) for each budget of `family`, in table order.
 template <class F>

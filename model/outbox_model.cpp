@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 
 #include "model/fault_budgets.h"
@@ -123,8 +124,16 @@ int OutboxModel::NextRow(const State& s) const {
   return -1;
 }
 
-OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
+OutboxModel::OutboxModel(Config config, bool concrete)
+    : config_(std::move(config)) {
   assert(Validate(config_).ok());
+  if (CountsAbstracted(config_)) {
+    abstract_ = !concrete;
+    renumber_tokens_ = abstract_ && config_.claim_bound == 0;
+    // Counts of waiting copies both grow and fall; saturating them adds
+    // behaviours (section 14).
+    over_approximates_ = abstract_;
+  }
   keys_ = Keys(config_);
   for (const Event& e : config_.events) {
     if (!e.key) {
@@ -185,7 +194,20 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
     }
   }
   timing_ = ComputeTiming(config_);
-  codec_ = StateCodec(config_, InitialStates().front());
+  if (abstract_) {
+    // Renumbered, an event's tokens are its row's, its completion's and
+    // one per relay: at most relays + 2 values.
+    const int tokens = config_.claim_bound > 0
+                           ? config_.claim_bound
+                           : static_cast<int>(config_.relays.size()) + 2;
+    codec_ = StateCodec(config_, InitialStates().front(), kCountCap, tokens);
+  } else if (CountsAbstracted(config_)) {
+    // A concrete model of an unbounded configuration replays paths; its
+    // counts fit the state's bytes, not a bound known in advance.
+    codec_ = StateCodec(config_, InitialStates().front(), 255, 255);
+  } else {
+    codec_ = StateCodec(config_, InitialStates().front());
+  }
   seed_pipeline_ = IsSeedPipeline(config_);
   symmetry_ = Symmetry(config_);
   ListCandidates();
@@ -196,6 +218,12 @@ OutboxModel::OutboxModel(Config config) : config_(std::move(config)) {
           user_cells_, candidates_, timing_.timed,
           seed_pipeline_ && config_.relay_style == RelayStyle::kLeaseToken &&
               !config_.commits_during_run});
+  if (abstract_) {
+    // Its stubborn sets are computed for the concrete successor function.
+    partial_order_ = PartialOrder::Off(
+        "off: counts are abstracted for unbounded budgets (section 14 of "
+        "the semantics)");
+  }
 }
 
 void OutboxModel::ListCandidates() {
@@ -266,7 +294,9 @@ std::vector<State> OutboxModel::InitialStates() const {
   s.group_keys.resize(groups * keys_.size());
   s.user.assign(initial_user_.begin(), initial_user_.end());
   for (const FaultBudget& budget : kFaultBudgets) {
-    s.budgets.*budget.left = static_cast<std::uint8_t>(Pool(config_, budget));
+    // An unbounded budget stays at 1: never spent, never exhausted.
+    s.budgets.*budget.left = static_cast<std::uint8_t>(
+        Unbounded(config_, budget) ? 1 : Pool(config_, budget));
   }
   s.down.resize(groups);
   if (config_.commits_during_run) {
@@ -477,6 +507,14 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
     }
   }
   return Guard::kEnabled;
+}
+
+void OutboxModel::Spend(State& s, std::uint8_t Budgets::*left) const {
+  for (const FaultBudget& budget : kFaultBudgets) {
+    if (budget.left != left) continue;
+    if (!Unbounded(config_, budget)) s.budgets.*left -= 1;
+    return;
+  }
 }
 
 bool OutboxModel::Premature(const State& s, int event) const {
@@ -755,7 +793,8 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       if (a.kind == ActionKind::kSend) {
         relay.phase = RelayPhase::kSent;
       } else {
-        s.budgets.lost_publish_acks -= 1;  // stays claimed, will send again
+        Spend(s,
+              &Budgets::lost_publish_acks);  // stays claimed, will send again
         if (config_.broker.dedup == Dedup::kProducerSession) {
           relay.retrying = 1;
         }
@@ -789,7 +828,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kExpire: {
       EventCells& row = s.events[a.event];
-      if (Premature(s, a.event)) s.budgets.premature_expiries -= 1;
+      if (Premature(s, a.event)) Spend(s, &Budgets::premature_expiries);
       row.lease = Lease::kExpired;
       row.clock = 0;
       break;
@@ -798,7 +837,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       // Its lease stays until it expires; a row lock is released (the
       // transaction rolls back); a connector restarts from its last flush.
       s.relays[a.relay] = RelayCells{};
-      s.budgets.relay_crashes -= 1;
+      Spend(s, &Budgets::relay_crashes);
       if (StyleOf(config_).commit_log) {
         s.log.position = s.log.offset;
       }
@@ -838,9 +877,9 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       FailDelivery(s, a.group, inst.event - 1);
       inst = InstanceCells{};
       if (a.kind == ActionKind::kAckLost) {
-        s.budgets.lost_consumer_acks -= 1;
+        Spend(s, &Budgets::lost_consumer_acks);
       } else {
-        s.budgets.consumer_crashes -= 1;
+        Spend(s, &Budgets::consumer_crashes);
       }
       break;
     }
@@ -848,7 +887,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       const InstanceCells& inst =
           s.instances[FirstInstance(a.group) + a.instance];
       s.group_events[a.group * events + (inst.event - 1)].ready += 1;
-      s.budgets.redeliveries -= 1;  // the instance goes on
+      Spend(s, &Budgets::redeliveries);  // the instance goes on
       break;
     }
     case ActionKind::kTick:
@@ -879,12 +918,12 @@ void OutboxModel::Effect(State& s, const Action& a) const {
         inst = InstanceCells{};
       }
       s.down[a.group] = static_cast<std::uint16_t>(timing_.consumer_outage);
-      s.budgets.consumer_outages -= 1;
+      Spend(s, &Budgets::consumer_outages);
       break;
     }
     case ActionKind::kDatabaseOutage:
       s.database_down = static_cast<std::uint16_t>(timing_.database_outage);
-      s.budgets.database_outages -= 1;
+      Spend(s, &Budgets::database_outages);
       break;
     case ActionKind::kSourceCommit: {
       EventCells& row = s.events[a.event];
@@ -900,7 +939,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kCommitFails:
       s.relays[a.relay] = RelayCells{};  // rolled back: unpublished, unlocked
-      s.budgets.failed_commits -= 1;
+      Spend(s, &Budgets::failed_commits);
       break;
     case ActionKind::kFlushOffset:
       s.log.offset = s.log.position;
@@ -910,7 +949,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       for (std::size_t g = 0; g < config_.groups.size(); ++g) {
         s.group_events[g * events + a.event].ready -= 1;
       }
-      s.budgets.lost_broker_writes -= 1;
+      Spend(s, &Budgets::lost_broker_writes);
       break;
   }
 }
@@ -923,6 +962,7 @@ void OutboxModel::Successors(const State& s,
       if (timing_.timed && !due) due = Due(s, a);
       out.emplace_back(a, s);
       Effect(out.back().second, a);
+      if (abstract_) Abstract(s, out);
     }
   };
   for (const Action& a : candidates_) offer(a);
@@ -932,6 +972,100 @@ void OutboxModel::Successors(const State& s,
     out.emplace_back(Action{ActionKind::kTick, 0, 0, 0, 0}, s);
     Tick(out.back().second);
   }
+}
+
+void OutboxModel::RenumberTokens(State& s) {
+  for (std::size_t e = 0; e < s.events.size(); ++e) {
+    EventCells& row = s.events[e];
+    // The tokens of event e in use, sorted, no repeats; row.token is the
+    // largest (every claim takes the next one).
+    std::array<std::uint8_t, kMaxRelays + 2> used{};
+    std::size_t n = 0;
+    auto note = [&](std::uint8_t t) {
+      if (t != 0) used[n++] = t;
+    };
+    note(row.token);
+    note(row.completed_token);
+    for (const RelayCells& r : s.relays) {
+      if (r.event == e + 1) note(r.token);
+    }
+    std::sort(used.begin(), used.begin() + n);
+    n = static_cast<std::size_t>(std::unique(used.begin(), used.begin() + n) -
+                                 used.begin());
+    auto rank = [&](std::uint8_t& t) {
+      if (t == 0) return;
+      t = static_cast<std::uint8_t>(
+          std::lower_bound(used.begin(), used.begin() + n, t) - used.begin() +
+          1);
+    };
+    rank(row.token);
+    rank(row.completed_token);
+    for (RelayCells& r : s.relays) {
+      if (r.event == e + 1) rank(r.token);
+    }
+  }
+}
+
+void OutboxModel::Abstract(const State& before,
+                           std::vector<std::pair<Action, State>>& out) const {
+  constexpr std::uint8_t kCap = kCountCap;
+  // The counts that fell from the cap: the real count was the cap or more,
+  // so it may still be at least the cap. A broker copy count (offered, by
+  // event) or a waiting copy count (ready, by group and event).
+  struct Fell {
+    bool ready;
+    std::size_t index;
+  };
+  std::array<Fell, 1 + kMaxGroups> fell{};
+  std::size_t fell_count = 0;
+  {
+    State& after = out.back().second;
+    auto saturate = [&](std::uint8_t was, std::uint8_t& now, Fell where) {
+      if (now > kCap) now = kCap;
+      if (was == kCap && now == kCap - 1 && fell_count < fell.size()) {
+        fell[fell_count++] = where;
+      }
+    };
+    for (std::size_t e = 0; e < after.events.size(); ++e) {
+      saturate(before.events[e].offered, after.events[e].offered, {false, e});
+    }
+    for (std::size_t i = 0; i < after.group_events.size(); ++i) {
+      GroupEventCells& c = after.group_events[i];
+      if (c.effects > kCap) c.effects = kCap;
+      if (c.sent > kCap) c.sent = kCap;
+      saturate(before.group_events[i].ready, c.ready, {true, i});
+    }
+    if (renumber_tokens_) RenumberTokens(after);
+  }
+  if (fell_count == 0) return;
+  // Every choice of which fallen counts stay at the cap, but the one where
+  // none does (already in `out`), in the order of the mask.
+  const std::pair<Action, State> base = out.back();
+  for (std::uint32_t mask = 1; mask < (1u << fell_count); ++mask) {
+    out.push_back(base);
+    State& t = out.back().second;
+    for (std::size_t k = 0; k < fell_count; ++k) {
+      if (((mask >> k) & 1) == 0) continue;
+      if (fell[k].ready) {
+        t.group_events[fell[k].index].ready = kCap;
+      } else {
+        t.events[fell[k].index].offered = kCap;
+      }
+    }
+  }
+}
+
+std::string OutboxModel::AbstractionDescription() const {
+  if (!abstract_) return "none";
+  std::string text = fmt::format(
+      "broker copies, waiting copies, effects and notifications counted up "
+      "to {} (\"{} or more\"; a count of waiting copies that falls from "
+      "there may stay there, which adds behaviours)",
+      kCountCap, kCountCap);
+  if (renumber_tokens_) {
+    text += "; each event's fencing tokens renumbered 1, 2, ... in order";
+  }
+  return text;
 }
 
 bool OutboxModel::ReducedSuccessors(const State& s,
@@ -1195,7 +1329,10 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
       return 0;
     case ActionKind::kSend: {
       const int e = from.relays[a.relay].event - 1;
-      return from.events[e].offered == to.events[e].offered ? 14 : 1;
+      // A saturated count (section 14) does not move on a send either.
+      const bool dropped = from.events[e].offered == to.events[e].offered &&
+                           !(abstract_ && from.events[e].offered == kCountCap);
+      return dropped ? 14 : 1;
     }
     case ActionKind::kSendAckLost:
       return 2;
@@ -1207,9 +1344,7 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
       return from.events[e].published == to.events[e].published ? 4 : 3;
     }
     case ActionKind::kExpire:
-      return from.budgets.premature_expiries == to.budgets.premature_expiries
-                 ? 5
-                 : 6;
+      return Premature(from, a.event) ? 6 : 5;
     case ActionKind::kCrashRelay:
       return 7;
     case ActionKind::kConsume:

@@ -45,7 +45,12 @@ class OutboxModel {
   using Action = oc::Action;
 
   // REQUIRES: Validate(config).ok().
-  explicit OutboxModel(Config config);
+  // When some budget is "any" (or relays claim with no lease and no claim
+  // bound), the model abstracts what would grow without bound
+  // (docs/SEMANTICS.md section 14) unless `concrete` is set: a concrete
+  // model is for replaying a path, not for a search, whose state space it
+  // would not keep finite.
+  explicit OutboxModel(Config config, bool concrete = false);
 
   const Config& config() const { return config_; }
 
@@ -137,6 +142,20 @@ class OutboxModel {
   // Index into Keys(config) of event e's key, or -1 if it has none.
   int KeyOf(int event) const { return key_of_[event]; }
 
+  // Whether this model abstracts counts and tokens (docs/SEMANTICS.md
+  // section 14), what it does in words, and whether the abstraction is
+  // exact (false: it adds behaviours a concrete run may not have, so a
+  // violation found must be replayed on a concrete model).
+  bool Abstracted() const { return abstract_; }
+  std::string AbstractionDescription() const;
+  bool AbstractionExact() const { return abstract_ && !over_approximates_; }
+  // The value at which abstracted counts saturate.
+  static constexpr int kCountCap = 2;
+
+  // A lease expiry of `event` in `s` would be premature (it spends the
+  // budget X, and reports call it so).
+  bool Premature(const State& s, int event) const;
+
  private:
   enum class Guard : std::uint8_t;
 
@@ -154,8 +173,9 @@ class OutboxModel {
   bool Due(const State& s, const Action& a) const;
   bool Waiting(const State& s) const;
   bool AnyDue(const State& s) const;
-  // A lease expiry now would be premature (it spends the budget X).
-  bool Premature(const State& s, int event) const;
+  // One fault of the budget whose count left is `left` happened: spends it,
+  // unless the scenario sets it to "any".
+  void Spend(State& s, std::uint8_t Budgets::*left) const;
   void Tick(State& s) const;
   // ack_lost / crash_consumer: the delivery of `event` to `group` failed.
   void FailDelivery(State& s, int group, int event) const;
@@ -173,7 +193,19 @@ class OutboxModel {
   // sequence_cursor and cdc_offset: the event the next read returns, or -1.
   int NextRow(const State& s) const;
 
+  // The abstraction (see Abstracted): saturates the counts of the
+  // successor `out.back()` of `before` and renumbers its tokens; where a
+  // saturated count fell, also appends the successors in which it stays
+  // saturated.
+  void Abstract(const State& before,
+                std::vector<std::pair<Action, State>>& out) const;
+  // Renumbers each event's tokens 1, 2, ... in their order, 0 kept.
+  static void RenumberTokens(State& s);
+
   Config config_;
+  bool abstract_ = false;
+  bool renumber_tokens_ = false;
+  bool over_approximates_ = false;
   // For declared strategies, per group and event (g * E + e): the
   // declared tables' cells the event's handler may touch (for
   // partial-order reduction), and the event's number attributes the

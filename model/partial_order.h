@@ -39,6 +39,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/action.h"
@@ -71,6 +72,13 @@ class PartialOrder {
   // Off: applies() is false.
   PartialOrder() = default;
   PartialOrder(const Config& config, const PartialOrderLayout& layout);
+
+  // Off, for the reason `why` gives ("counts are abstracted").
+  static PartialOrder Off(std::string why) {
+    PartialOrder p;
+    p.description_ = std::move(why);
+    return p;
+  }
 
   bool applies() const { return applies_; }
   // "stubborn sets over 53 transitions; visible: billing.effects", or why

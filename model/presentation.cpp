@@ -144,12 +144,11 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
       break;
     }
     case ActionKind::kExpire:
-      note(kDatabase, fmt::format("lease of {} expires{}", event_name,
-                                  before.budgets.premature_expiries !=
-                                          after.budgets.premature_expiries
-                                      ? " (premature)"
-                                  : config.time.lease ? " (its time is up)"
-                                                      : " (orphaned)"));
+      note(kDatabase,
+           fmt::format("lease of {} expires{}", event_name,
+                       model.Premature(before, a.event) ? " (premature)"
+                       : config.time.lease              ? " (its time is up)"
+                                                        : " (orphaned)"));
       break;
     case ActionKind::kCrashRelay:
       if (r.event == 0) {
@@ -303,9 +302,9 @@ std::string RelayStyleClauses(const Config& config) {
   // clause apart.
   ForEachBudget(BudgetFamily::kStyle, [&](const FaultBudget& budget) {
     if (Shown(config, budget)) {
-      text += fmt::format(
-          "{} at most {}", budget.shown == BudgetShown::kWithStyle ? "," : ";",
-          Plural(Pool(config, budget), budget.singular, budget.plural));
+      text += fmt::format("{} {}",
+                          budget.shown == BudgetShown::kWithStyle ? "," : ";",
+                          BudgetLimit(Pool(config, budget), budget));
     }
   });
   return text;

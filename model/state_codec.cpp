@@ -291,7 +291,8 @@ struct Bounds {
     int i = 0;
     int pool = 0;
     ForEachBudget(family, [&](const FaultBudget& b) {
-      if (i++ == next) pool = Pool(config, b);
+      // An unbounded budget's count stays 1.
+      if (i++ == next) pool = Unbounded(config, b) ? 1 : Pool(config, b);
     });
     ++next;
     return pool;
@@ -338,7 +339,8 @@ struct Bounds {
 
 }  // namespace
 
-StateCodec::StateCodec(const Config& config, const State& shape)
+StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
+                       int token_cap)
     : shape_(shape) {
   const FaultBudgets& b = config.budgets;
   const Timing timing = ComputeTiming(config);
@@ -353,6 +355,10 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   }
   if (!StyleOf(config).lease_and_token) bounds.tokens = 0;
   bounds.copies = CopyBound(config);
+  if (count_cap > 0) {
+    bounds.copies = count_cap;
+    bounds.tokens = StyleOf(config).lease_and_token ? token_cap : 0;
+  }
   for (int g = 0; g < static_cast<int>(config.groups.size()); ++g) {
     bounds.user_bias = std::max(bounds.user_bias, UserNumberBound(config, g));
   }
@@ -373,7 +379,7 @@ StateCodec::StateCodec(const Config& config, const State& shape)
   styles_ = !IsSeedPipeline(config);
   time_ = TimeFeatureUsed(config).has_value();
   ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
-    time_ = time_ || Pool(config, budget) > 0;
+    time_ = time_ || Pool(config, budget) != 0;
   });
   State s = shape_;
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,

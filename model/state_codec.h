@@ -66,7 +66,11 @@ class StateCodec {
   StateCodec() = default;
   // `shape` gives the sizes of the state's vectors; every state encoded or
   // decoded later must have the same sizes. REQUIRES: Validate(config).ok().
-  StateCodec(const Config& config, const State& shape);
+  // `count_cap` > 0: the configuration's counts are abstracted
+  // (docs/SEMANTICS.md section 14), so copies and per-event counts never
+  // pass count_cap and tokens never pass token_cap.
+  StateCodec(const Config& config, const State& shape, int count_cap = 0,
+             int token_cap = 0);
 
   // Bytes per encoded state, and the bits they hold.
   std::size_t size() const { return (bits_ + 7) / 8; }

@@ -166,7 +166,7 @@ std::string ConfigurationSection(const ScenarioResult& r) {
   for (const FaultBudget& budget : kFaultBudgets) {
     if (!Shown(c, budget)) continue;
     out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n",
-                       budget.plural, Pool(c, budget));
+                       budget.plural, BudgetText(Pool(c, budget)));
   }
   out += "</tbody>\n</table>\n</div>\n</div>\n";
   out += fmt::format("<p class=\"note\">Bounds of the verdict: {}.</p>\n",
@@ -272,6 +272,7 @@ std::string StatisticsSection(const ScenarioResult& r,
   }
   if (!r.replay) {
     out += Row("reduction", Esc(ReductionText(r.exploration)));
+    if (r.abstraction) out += Row("abstraction", Esc(*r.abstraction));
     if (const auto por = PartialOrderText(r)) {
       out += Row("partial-order reduction", Esc(*por));
     }

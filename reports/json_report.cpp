@@ -205,7 +205,10 @@ void WriteConfig(JsonWriter& w, const Config& c) {
   w.Key("budgets").BeginObject();
   for (const FaultBudget& budget : kFaultBudgets) {
     if (seed && budget.family == BudgetFamily::kStyle) continue;
-    w.Key(budget.key).Number(Pool(c, budget));
+    // "any" for an unbounded budget.
+    const int pool = Pool(c, budget);
+    pool == kAnyBudget ? w.Key(budget.key).String("any")
+                       : w.Key(budget.key).Number(pool);
   }
   w.EndObject();
   w.Key("claim_bound").Number(c.claim_bound);
@@ -292,6 +295,8 @@ void WriteStats(JsonWriter& w, const ScenarioResult& result,
   w.Key("depth").Number(s.depth);
   w.Key("stored_states").Number(s.stored_states);
   w.Key("reduction").String(e.reduction);
+  // Unbounded fault budgets: what the search abstracted, or null.
+  w.Key("abstraction").OptionalString(result.abstraction);
   if (e.partial_order) {
     w.Key("partial_order").String(*e.partial_order);
   } else {
@@ -375,7 +380,9 @@ void WriteSimulation(JsonWriter& w, const ScenarioResult& result) {
     w.BeginObject();
     for (const FaultBudget& budget : kFaultBudgets) {
       if (Pool(result.scenario.config, budget) == 0) continue;
-      w.Key(budget.key).Number((*sim->budgets).*budget.pool);
+      const int pool = (*sim->budgets).*budget.pool;
+      pool == kAnyBudget ? w.Key(budget.key).String("any")
+                         : w.Key(budget.key).Number(pool);
     }
     w.EndObject();
   } else {

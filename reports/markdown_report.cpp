@@ -379,8 +379,7 @@ void AppendConfiguration(const ScenarioResult& result, std::string& out) {
   out += "\n### Fault budgets\n\n| Fault | Budget |\n|---|---:|\n";
   for (const FaultBudget& budget : kFaultBudgets) {
     if (!Shown(c, budget)) continue;
-    out += TableRow(
-        {MarkdownCode(budget.key), fmt::format("{}", Pool(c, budget))});
+    out += TableRow({MarkdownCode(budget.key), BudgetText(Pool(c, budget))});
   }
   out += fmt::format("\nScope of the verdict: {}.\n\n",
                      MarkdownText(BoundsText(result)));
@@ -424,6 +423,10 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
   out += fmt::format("| Depth | {} |\n", s.depth);
   if (!result.replay) {
     out += fmt::format("| Reduction | {} |\n", MarkdownText(ReductionText(e)));
+    if (result.abstraction) {
+      out += fmt::format("| Abstraction | {} |\n",
+                         MarkdownText(*result.abstraction));
+    }
     if (const auto por = PartialOrderText(result)) {
       out +=
           fmt::format("| Partial-order reduction | {} |\n", MarkdownText(*por));

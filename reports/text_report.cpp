@@ -84,6 +84,9 @@ std::string FormatResult(const ScenarioResult& result,
     if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);
     out += "\n";
     out += fmt::format("  reduction: {}\n", ReductionText(e));
+    if (result.abstraction) {
+      out += fmt::format("  abstraction: {}\n", *result.abstraction);
+    }
     if (const auto por = PartialOrderText(result)) {
       out += fmt::format("  partial-order reduction: {}\n", *por);
     }

@@ -145,7 +145,7 @@ std::optional<std::string> SwarmDrawText(const ScenarioResult& result) {
   for (const FaultBudget& budget : kFaultBudgets) {
     if (Pool(result.scenario.config, budget) == 0) continue;
     budgets.push_back(fmt::format("faults.{} = {}", budget.key,
-                                  (*sim->budgets).*budget.pool));
+                                  BudgetText((*sim->budgets).*budget.pool)));
   }
   std::vector<std::string> weights;
   const std::vector<std::string>& classes = result.exploration.action_classes;
@@ -313,8 +313,13 @@ std::string BoundsText(const ScenarioResult& result) {
                        Plural(result.replay->length(), "step"));
   }
   const Config& c = result.scenario.config;
+  // "at most" once in front of the seed's six, unless one is "any"; then
+  // each says its own limit.
+  const bool any = AnyUnboundedBudget(c);
   auto words = [&](const FaultBudget& budget) {
-    return Plural(Pool(c, budget), budget.singular, budget.plural);
+    const int pool = Pool(c, budget);
+    return any ? BudgetLimit(pool, budget)
+               : Plural(pool, budget.singular, budget.plural);
   };
   std::vector<std::string> seed;
   ForEachBudget(BudgetFamily::kSeed, [&](const FaultBudget& budget) {
@@ -324,9 +329,9 @@ std::string BoundsText(const ScenarioResult& result) {
   seed.pop_back();
   const std::string coverage = SearchExtentText(result.exploration);
   std::string text = fmt::format(
-      "{} at most {} and {}",
+      "{}{} {} and {}",
       coverage == "exhaustive" ? "exhaustive for" : coverage + ", within",
-      fmt::join(seed, ", "), last);
+      any ? "" : " at most", fmt::join(seed, ", "), last);
   ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
     if (Shown(c, budget)) text += ", " + words(budget);
   });

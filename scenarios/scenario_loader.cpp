@@ -797,10 +797,22 @@ class Reader {
     const toml::table& t = *table.value();
     Status s = CheckKeys(t, "faults", kFaultKeys);
     for (const FaultBudget& budget : kFaultBudgets) {
-      if (s.ok()) {
-        s = OptionalInteger(t, "faults", budget.key, 0, kMaxBudget,
-                            out_.config.budgets.*budget.pool);
+      if (!s.ok()) break;
+      const toml::node* node = t.get(budget.key);
+      if (node != nullptr && node->is_string()) {
+        const std::string field = Dotted("faults", budget.key);
+        if (node->as_string()->get() != "any") {
+          return Error(*node, field,
+                       fmt::format("'{}' is not a budget; write a number "
+                                   "0..{}, or \"any\" for any number",
+                                   node->as_string()->get(), kMaxBudget));
+        }
+        Note(field, *node);
+        out_.config.budgets.*budget.pool = kAnyBudget;
+        continue;
       }
+      s = OptionalInteger(t, "faults", budget.key, 0, kMaxBudget,
+                          out_.config.budgets.*budget.pool);
     }
     return s;
   }

@@ -116,8 +116,8 @@ void WriteConfig(const Config& config, std::string& out) {
   out += "\n[faults]\n";
   for (const FaultBudget& budget : kFaultBudgets) {
     const int pool = Pool(config, budget);
-    if (budget.shown == BudgetShown::kAlways || pool > 0) {
-      out += fmt::format("{} = {}\n", budget.key, pool);
+    if (budget.shown == BudgetShown::kAlways || pool != 0) {
+      out += fmt::format("{} = {}\n", budget.key, BudgetText(pool, true));
     }
   }
   const TimeConfig& t = config.time;

@@ -495,9 +495,9 @@ TEST_CASE("unknown keys in every table name their dotted path") {
 // Errors: types
 
 TEST_CASE("a value of the wrong type names the expected and the given type") {
-  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = \"1\"\n") ==
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = 1.5\n") ==
         "scenarios/x.toml:4:17: faults.relay_crashes: expected an integer, "
-        "got a string");
+        "got a floating-point number");
   CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = 1.0\n") ==
         "scenarios/x.toml:4:17: faults.relay_crashes: expected an integer, "
         "got a floating-point number");
@@ -659,17 +659,28 @@ TEST_CASE("a projection group needs a key on every event") {
         "group 'view' uses projection.lww, which needs a key on every event");
 }
 
-TEST_CASE("without a lease a claim bound is required") {
-  CHECK(ErrorOf("relays = 1\nevents = 1\n[switches]\nlease = false\n") ==
-        "scenarios/x.toml: bounds.claims: required when switches.lease is "
-        "false: without a lease, relays can fence each other out forever, "
-        "each claim bumping the token");
-  CHECK(ErrorOf("relays = 1\nevents = 1\n[switches]\nlease = false\n"
-                "[bounds]\nmax_depth = 9\n") ==
-        "scenarios/x.toml:5:1: bounds.claims: required when switches.lease "
-        "is false: without a lease, relays can fence each other out forever, "
-        "each claim bumping the token");
+TEST_CASE("a fault budget is a number or \"any\"") {
+  const Scenario any = Load(
+      "relays = 1\nevents = 1\n[faults]\nrelay_crashes = \"any\"\n"
+      "[check]\ninvariants = [\"eventually_offered\"]\n");
+  CHECK(any.config.budgets.relay_crashes == kAnyBudget);
+  CHECK(any.config.budgets.premature_expiries == 0);
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = \"1\"\n") ==
+        "scenarios/x.toml:4:17: faults.relay_crashes: '1' is not a budget; "
+        "write a number 0..15, or \"any\" for any number");
+  CHECK(ErrorOf("relays = 1\nevents = 1\n[faults]\nrelay_crashes = -1\n") ==
+        "scenarios/x.toml:4:17: faults.relay_crashes: -1 is out of range "
+        "0..15");
 }
+
+TEST_CASE("without a lease no claim bound is needed: tokens are renumbered") {
+  const Scenario s = Load(
+      "relays = 2\nevents = 1\n[switches]\nlease = false\n"
+      "[check]\ninvariants = [\"eventually_offered\"]\n");
+  CHECK(s.config.claim_bound == 0);
+  CHECK_FALSE(s.config.lease);
+}
+
 
 // ---------------------------------------------------------------------------
 // Errors: [check]
