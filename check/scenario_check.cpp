@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "explorer/breadth_first_search.h"
 #include "explorer/distributed_search.h"
+#include "explorer/fair_cycles.h"
 #include "explorer/inevitability.h"
 #include "invariants/invariant.h"
 #include "model/fault_budgets.h"
@@ -532,6 +533,109 @@ void Judge(ScenarioResult& result) {
   }
 }
 
+// The at-rest properties as leads-to properties under weak fairness
+// (docs/SEMANTICS.md section 15): from every reachable state, every fair
+// run that takes finitely many faults reaches a state where the property
+// holds. A run that ends does so in a terminal state, which the search
+// checked; one that does not ends in a fair cycle of non-fault actions
+// through states where the property fails, which FindFairLasso looks for
+// in the whole state graph. With bounded budgets the graph has no cycle
+// (section 15 says why), so this runs where it can find something: when
+// counts are abstracted, or when the search kept the graph anyway.
+void CheckLiveness(const OutboxModel& model,
+                   const std::vector<Property>& properties,
+                   const CheckOptions& options, ScenarioResult& result) {
+  Exploration& e = result.exploration;
+  std::vector<const Property*> open;
+  for (const Property& p : properties) {
+    if (p.kind != explorer::PropertyKind::kAtRest) continue;
+    const bool found =
+        std::any_of(e.violations.begin(), e.violations.end(),
+                    [&](const Violation& v) { return v.property == p.name; });
+    if (!found) open.push_back(&p);
+  }
+  if (open.empty() || !e.complete() || e.partial_order) return;
+  if (options.distributed && model.Abstracted()) {
+    Undecided(result,
+              "the leads-to check of unbounded budgets needs the whole state "
+              "graph in one process; run it without --distributed");
+    return;
+  }
+  if (!model.Abstracted() && !e.graph) {
+    result.liveness =
+        "every run ends (bounded budgets leave no cycle), so the at-rest "
+        "checks of terminal states decide every leads-to property";
+    return;
+  }
+  std::optional<explorer::StateGraph<OutboxModel>> built;
+  if (!e.graph) {
+    const std::uint64_t limit =
+        options.max_bytes.value_or(std::uint64_t{8} << 30);
+    built = explorer::BuildStateGraph(model, limit, e.stats.states,
+                                      e.stats.transitions);
+    if (!built) {
+      Undecided(result,
+                fmt::format("the leads-to check needs the whole state graph "
+                            "of {} states and {} transitions, which would "
+                            "take more than {} MiB; the at-rest properties "
+                            "were checked in terminal states only",
+                            e.stats.states, e.stats.transitions, limit >> 20));
+      return;
+    }
+  }
+  const auto& g = e.graph ? *e.graph : *built;
+  using Vertex = explorer::StateGraph<OutboxModel>::Vertex;
+  const std::size_t n = g.num_vertices();
+  // Per vertex, which open properties fail there; per edge, a fault?
+  std::vector<std::vector<bool>> bad(open.size(), std::vector<bool>(n));
+  std::vector<bool> fault(g.num_edges());
+  for (std::size_t v = 0; v < n; ++v) {
+    const State s = g.state(model, static_cast<Vertex>(v));
+    for (std::size_t i = 0; i < open.size(); ++i)
+      bad[i][v] = !open[i]->holds(s);
+    for (auto edge = g.out_begin(static_cast<Vertex>(v));
+         edge != g.out_end(static_cast<Vertex>(v)); ++edge) {
+      fault[edge] = model.IsFault(s, g.action(edge));
+    }
+  }
+  std::vector<Violation> lassos;
+  for (std::size_t i = 0; i < open.size(); ++i) {
+    const std::optional<explorer::Lasso> lasso = explorer::FindFairLasso(
+        g, [&](std::size_t v) { return bad[i][v]; },
+        [&](std::size_t edge) { return fault[edge]; },
+        [&](std::size_t edge) {
+          return OutboxModel::FairnessClass(g.action(edge));
+        });
+    if (!lasso) continue;
+    Violation v{open[i]->name, explorer::PropertyKind::kAtRest, {}, {}};
+    auto follow = [&](Trace& t, Vertex from,
+                      const std::vector<std::size_t>& edges) {
+      t.states.push_back(g.state(model, from));
+      for (std::size_t edge : edges) {
+        t.actions.push_back(g.action(edge));
+        t.states.push_back(g.state(model, g.target(edge)));
+      }
+    };
+    follow(v.trace, 0, lasso->stem);
+    follow(v.loop, static_cast<Vertex>(lasso->loop_start), lasso->loop);
+    lassos.push_back(std::move(v));
+  }
+  result.liveness = fmt::format(
+      "leads-to under weak fairness, over the whole graph of {} states and "
+      "{} transitions: {}",
+      n, g.num_edges(),
+      lassos.empty()
+          ? std::string("no fair cycle avoids an at-rest property")
+          : fmt::format("{} of the {} at-rest properties can be put off for "
+                        "ever",
+                        lassos.size(), open.size()));
+  for (Violation& v : lassos) e.violations.push_back(std::move(v));
+  std::stable_sort(e.violations.begin(), e.violations.end(),
+                   [](const Violation& a, const Violation& b) {
+                     return a.trace.length() < b.trace.length();
+                   });
+}
+
 // Replays each violation the abstracted search found on the concrete model
 // (docs/SEMANTICS.md section 14). One that replays keeps its trace, with
 // the concrete states (real tokens and counts); one that does not moves to
@@ -583,10 +687,45 @@ void ConfirmOnConcreteModel(ScenarioResult& result) {
           }
         }
       }
-      if (!broken) why = "its last state does not break it";
+      // A lasso's stem need not end in a violation; its loop does.
+      if (!broken && !v.lasso()) why = "its last state does not break it";
+    }
+    Trace loop;
+    if (why.empty() && v.lasso()) {
+      // A lasso: two turns of its loop, every state on them failing the
+      // property.
+      const auto p =
+          std::find_if(properties.begin(), properties.end(),
+                       [&](const Property& q) { return q.name == v.property; });
+      loop.states.push_back(t.states.back());
+      for (int turn = 0; turn < 2 && why.empty(); ++turn) {
+        for (std::size_t i = 0; i < v.loop.actions.size(); ++i) {
+          const Action& a = v.loop.actions[i];
+          Result<State> next = concrete.Apply(loop.states.back(), a);
+          if (!next.ok()) {
+            why = fmt::format(
+                "turn {} of the loop, step {}, {}, is not "
+                "enabled there: {}",
+                turn + 1, i + 1, FormatAction(config, a),
+                next.status().message());
+            break;
+          }
+          if (p != properties.end() && p->holds(next.value())) {
+            why = fmt::format(
+                "turn {} of the loop reaches a state where it "
+                "holds",
+                turn + 1);
+            break;
+          }
+          if (turn == 0) loop.actions.push_back(a);
+          loop.states.push_back(std::move(next).value());
+        }
+      }
+      loop.states.resize(loop.actions.size() + 1);
     }
     if (why.empty()) {
       v.trace = std::move(t);
+      if (v.lasso()) v.loop = std::move(loop);
       kept.push_back(std::move(v));
       continue;
     }
@@ -691,6 +830,13 @@ std::vector<PointOfNoReturn> PointsOfNoReturn(
   };
   for (std::size_t i = 0; i < e.violations.size(); ++i) {
     const Violation& violation = e.violations[i];
+    if (violation.lasso() || result.abstraction) {
+      points[i].unknown_because =
+          violation.lasso()
+              ? "the violation is a cycle that a fair run repeats for ever"
+              : "the graph's states are abstracted, the trace's concrete";
+      continue;
+    }
     const Property& p = *std::find_if(
         properties.begin(), properties.end(),
         [&](const Property& q) { return q.name == violation.property; });
@@ -790,6 +936,10 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
       search.partial_order = false;
       result.exploration = Search(model, properties, search, options);
     }
+  }
+  if (scenario.order.empty() && !options.simulate &&
+      !Interrupted(result.exploration, options)) {
+    CheckLiveness(model, properties, options, result);
   }
   if (model.Abstracted() && scenario.order.empty() && !options.simulate) {
     result.abstraction = model.AbstractionDescription();

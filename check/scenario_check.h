@@ -221,6 +221,11 @@ struct ScenarioResult {
   // states.
   std::vector<std::pair<std::string, std::string>> unconfirmed;
 
+  // What the leads-to check of the at-rest properties did (docs/SEMANTICS.md
+  // section 15), one sentence; unset when it did not run (a pinned order,
+  // random walks, an incomplete search).
+  std::optional<std::string> liveness;
+
   // Set when CheckOptions::simulate ran random walks instead of a search.
   std::optional<SimulationSummary> simulation;
 

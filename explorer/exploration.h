@@ -84,6 +84,14 @@ struct Violation {
   // violation is in the last state (kSafety, kAtRest) or on the last step
   // (kTransition).
   Trace<M> trace;
+  // A lasso (kAtRest only, found by the liveness check of fair_cycles.h):
+  // `trace` is the stem, shortest, and `loop` a cycle from its last state,
+  // which a fair run repeats for ever without the property's state ever
+  // coming: loop.states[0] is the stem's last state, and the loop's last
+  // state equals it (for a model that abstracts, equal after abstraction).
+  // Empty (no actions) for every other violation.
+  Trace<M> loop = {};
+  bool lasso() const { return !loop.actions.empty(); }
 };
 
 // How a search spread over several processes (distributed_search.h) went;

@@ -509,6 +509,25 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
   return Guard::kEnabled;
 }
 
+bool OutboxModel::IsFault(const State& from, const Action& a) const {
+  switch (a.kind) {
+    case ActionKind::kSendAckLost:
+    case ActionKind::kCrashRelay:
+    case ActionKind::kAckLost:
+    case ActionKind::kCrashConsumer:
+    case ActionKind::kRedeliver:
+    case ActionKind::kConsumerOutage:
+    case ActionKind::kDatabaseOutage:
+    case ActionKind::kCommitFails:
+    case ActionKind::kLoseWrite:
+      return true;
+    case ActionKind::kExpire:
+      return Premature(from, a.event);
+    default:
+      return false;
+  }
+}
+
 void OutboxModel::Spend(State& s, std::uint8_t Budgets::*left) const {
   for (const FaultBudget& budget : kFaultBudgets) {
     if (budget.left != left) continue;

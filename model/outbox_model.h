@@ -152,6 +152,20 @@ class OutboxModel {
   // The value at which abstracted counts saturate.
   static constexpr int kCountCap = 2;
 
+  // Liveness (docs/SEMANTICS.md section 15): whether `a` in `from` is a
+  // fault (an action that spends a budget, a premature expiry included),
+  // which no fair run takes for ever; and the weak-fairness class of a
+  // normal action: the action itself, so each relay, instance and event
+  // is treated fairly on its own.
+  bool IsFault(const State& from, const Action& a) const;
+  static std::uint64_t FairnessClass(const Action& a) {
+    return static_cast<std::uint64_t>(a.kind) |
+           static_cast<std::uint64_t>(a.relay) << 8 |
+           static_cast<std::uint64_t>(a.event) << 16 |
+           static_cast<std::uint64_t>(a.group) << 24 |
+           static_cast<std::uint64_t>(a.instance) << 32;
+  }
+
   // A lease expiry of `event` in `s` would be premature (it spends the
   // budget X, and reports call it so).
   bool Premature(const State& s, int event) const;

@@ -87,6 +87,9 @@ std::string FormatResult(const ScenarioResult& result,
     if (result.abstraction) {
       out += fmt::format("  abstraction: {}\n", *result.abstraction);
     }
+    if (result.liveness) {
+      out += fmt::format("  liveness:  {}\n", *result.liveness);
+    }
     if (const auto por = PartialOrderText(result)) {
       out += fmt::format("  partial-order reduction: {}\n", *por);
     }
@@ -137,6 +140,17 @@ std::string FormatResult(const ScenarioResult& result,
   } else {
     for (std::size_t i = 0; i < e.violations.size(); ++i) {
       const Violation& v = e.violations[i];
+      if (v.lasso()) {
+        out += fmt::format(
+            "\n  {} (leads-to) violated by a fair cycle; shortest stem, {}, "
+            "then a loop of {} repeated for ever:\n",
+            v.property, Plural(v.trace.length(), "step"),
+            Plural(v.loop.length(), "step"));
+        AppendSteps(model, v.trace, out);
+        out += "  loop, for ever:\n";
+        AppendSteps(model, v.loop, out);
+        continue;
+      }
       out += fmt::format("\n  {} ({}) violated; {}, {}:\n", v.property,
                          KindText(v.kind), TraceKindText(result),
                          Plural(v.trace.length(), "step"));

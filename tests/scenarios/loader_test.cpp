@@ -681,7 +681,6 @@ TEST_CASE("without a lease no claim bound is needed: tokens are renumbered") {
   CHECK_FALSE(s.config.lease);
 }
 
-
 // ---------------------------------------------------------------------------
 // Errors: [check]
 
