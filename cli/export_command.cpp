@@ -5,6 +5,7 @@
 #include "cli/atomic_file.h"
 #include "cli/check_command.h"
 #include "export/promela_export.h"
+#include "model/fault_budgets.h"
 #include "model/timing.h"
 #include "scenarios/scenario_loader.h"
 
@@ -45,6 +46,15 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
                "docs/SEMANTICS.md sections 1 to 7 only, not time "
                "(model/TIME.md)\n",
                flags.scenario, scenario.value().name, *feature);
+    return kExitUsage;
+  }
+  if (CountsAbstracted(scenario.value().config)) {
+    fmt::print(err,
+               "{}: scenario '{}' has an unbounded budget (\"any\") or no "
+               "claim bound without a lease; the Promela export needs every "
+               "budget and token finite (the checker abstracts them, "
+               "docs/SEMANTICS.md section 14; SPIN would not)\n",
+               flags.scenario, scenario.value().name);
     return kExitUsage;
   }
   if (std::string why; !IsSeedPipeline(scenario.value().config, &why)) {
