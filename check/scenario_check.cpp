@@ -10,6 +10,7 @@
 #include "check/simulation.h"
 #include "common/text.h"
 #include "explorer/breadth_first_search.h"
+#include "explorer/compassion.h"
 #include "explorer/distributed_search.h"
 #include "explorer/fair_cycles.h"
 #include "explorer/inevitability.h"
@@ -555,6 +556,16 @@ void CheckLiveness(const OutboxModel& model,
     if (!found) open.push_back(&p);
   }
   if (open.empty() || !e.complete() || e.partial_order) return;
+  const auto start = std::chrono::steady_clock::now();
+  struct Timer {
+    std::chrono::steady_clock::time_point start;
+    double& seconds;
+    ~Timer() {
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              start)
+                    .count();
+    }
+  } timer{start, result.liveness_seconds};
   if (options.distributed && model.Abstracted()) {
     Undecided(result,
               "the leads-to check of unbounded budgets needs the whole state "
@@ -589,23 +600,53 @@ void CheckLiveness(const OutboxModel& model,
   // Per vertex, which open properties fail there; per edge, a fault?
   std::vector<std::vector<bool>> bad(open.size(), std::vector<bool>(n));
   std::vector<bool> fault(g.num_edges());
+  // Over-approximated counts: each edge's count flows (CountFlows), as an
+  // index into a table of the distinct (stays, adds) pairs; the last
+  // entry, "adds to everything", stands for any pair past the table's
+  // size, which can only keep more cycles (each then replayed).
+  const bool compassion = model.Abstracted() && !model.AbstractionExact();
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> flows{{0, 0}};
+  std::vector<std::uint8_t> flow_of(compassion ? g.num_edges() : 0, 0);
   for (std::size_t v = 0; v < n; ++v) {
     const State s = g.state(model, static_cast<Vertex>(v));
-    for (std::size_t i = 0; i < open.size(); ++i)
+    for (std::size_t i = 0; i < open.size(); ++i) {
       bad[i][v] = !open[i]->holds(s);
+    }
     for (auto edge = g.out_begin(static_cast<Vertex>(v));
          edge != g.out_end(static_cast<Vertex>(v)); ++edge) {
       fault[edge] = model.IsFault(s, g.action(edge));
+      if (!compassion) continue;
+      std::uint64_t stays = 0, adds = 0;
+      model.CountFlows(s, g.action(edge), g.state(model, g.target(edge)), stays,
+                       adds);
+      if (stays == 0 && adds == 0) continue;
+      auto at =
+          std::find(flows.begin(), flows.end(), std::make_pair(stays, adds));
+      if (at == flows.end()) {
+        if (flows.size() < 255) {
+          flows.emplace_back(stays, adds);
+        } else {
+          flows.resize(256, {0, ~std::uint64_t{0}});
+        }
+        at = flows.end() - 1;
+      }
+      flow_of[edge] = static_cast<std::uint8_t>(at - flows.begin());
     }
   }
   std::vector<Violation> lassos;
   for (std::size_t i = 0; i < open.size(); ++i) {
-    const std::optional<explorer::Lasso> lasso = explorer::FindFairLasso(
-        g, [&](std::size_t v) { return bad[i][v]; },
-        [&](std::size_t edge) { return fault[edge]; },
-        [&](std::size_t edge) {
-          return OutboxModel::FairnessClass(g.action(edge));
-        });
+    const auto is_bad = [&](std::size_t v) { return bad[i][v]; };
+    const auto is_fault = [&](std::size_t edge) { return fault[edge]; };
+    const auto fair_class = [&](std::size_t edge) {
+      return OutboxModel::FairnessClass(g.action(edge));
+    };
+    const std::optional<explorer::Lasso> lasso =
+        compassion
+            ? explorer::FindCompassionateLasso(
+                  g, is_bad, is_fault, fair_class,
+                  [&](std::size_t edge) { return flows[flow_of[edge]].first; },
+                  [&](std::size_t edge) { return flows[flow_of[edge]].second; })
+            : explorer::FindFairLasso(g, is_bad, is_fault, fair_class);
     if (!lasso) continue;
     Violation v{open[i]->name, explorer::PropertyKind::kAtRest, {}, {}};
     auto follow = [&](Trace& t, Vertex from,
@@ -621,9 +662,10 @@ void CheckLiveness(const OutboxModel& model,
     lassos.push_back(std::move(v));
   }
   result.liveness = fmt::format(
-      "leads-to under weak fairness, over the whole graph of {} states and "
+      "leads-to under weak fairness{}, over the whole graph of {} states and "
       "{} transitions: {}",
-      n, g.num_edges(),
+      compassion ? " (and no run taking more copies than were added)" : "", n,
+      g.num_edges(),
       lassos.empty()
           ? std::string("no fair cycle avoids an at-rest property")
           : fmt::format("{} of the {} at-rest properties can be put off for "

@@ -225,6 +225,9 @@ struct ScenarioResult {
   // section 15), one sentence; unset when it did not run (a pinned order,
   // random walks, an incomplete search).
   std::optional<std::string> liveness;
+  // How long that check took (building the graph, if the search kept none,
+  // included); wall time, not deterministic.
+  double liveness_seconds = 0;
 
   // Set when CheckOptions::simulate ran random walks instead of a search.
   std::optional<SimulationSummary> simulation;

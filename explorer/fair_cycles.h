@@ -105,6 +105,14 @@ template <class Graph, class Bad, class Fault, class FairClass>
 std::optional<Lasso> FindFairLasso(const Graph& g, Bad bad, Fault fault,
                                    FairClass fair_class);
 
+// As FindFairLasso, but a run that stays among bad states may take only
+// edges for which usable(e) holds (the others still enable their class):
+// for callers that have ruled some edges out of infinite runs on other
+// grounds (compassion.h).
+template <class Graph, class Bad, class Fault, class Usable, class FairClass>
+std::optional<Lasso> FindFairLassoUsing(const Graph& g, Bad bad, Fault fault,
+                                        Usable usable, FairClass fair_class);
+
 // Whether `lasso` is a violation as FindFairLasso defines it: loop_start is
 // a vertex; the stem is a path of out-edges from vertex 0 to loop_start;
 // the loop is non-empty, a path of out-edges from loop_start back to
@@ -233,11 +241,14 @@ class FairLassoSearch {
  public:
   static constexpr Id kNone = std::numeric_limits<Id>::max();
 
+  // `off_h`: the edges H leaves out (the faults, and any the caller bars);
+  // `fault`: the faults alone, which enable no class.
   FairLassoSearch(const Graph& g, const std::vector<bool>& fault,
-                  FairClass& fair_class, std::vector<Id> local,
-                  std::vector<Id> component)
+                  const std::vector<bool>& off_h, FairClass& fair_class,
+                  std::vector<Id> local, std::vector<Id> component)
       : g_(g),
         fault_(fault),
+        off_h_(off_h),
         fair_class_(fair_class),
         local_(std::move(local)),
         component_(std::move(component)),
@@ -283,7 +294,7 @@ class FairLassoSearch {
   }
   // e is an edge of H inside component c (given that its source is in c).
   bool Inside(std::size_t e, Id c) const {
-    return !fault_[e] && ComponentOf(g_.target(e)) == c;
+    return !off_h_[e] && ComponentOf(g_.target(e)) == c;
   }
   void Enabled(std::size_t v, std::vector<std::uint64_t>& out) {
     auto fault = [&](std::size_t e) { return static_cast<bool>(fault_[e]); };
@@ -457,15 +468,18 @@ class FairLassoSearch {
 
   const Graph& g_;
   const std::vector<bool>& fault_;
+  const std::vector<bool>& off_h_;
   FairClass& fair_class_;
   std::vector<Id> local_;      // per vertex: its id in H, kNone if good
   std::vector<Id> component_;  // per vertex of H: its component
   std::vector<bool> mark_;     // per vertex of H: SearchInside's scratch
 };
 
+// `off_h` as for FairLassoSearch.
 template <class Id, class Graph, class Bad, class FairClass>
 std::optional<Lasso> FindFairLassoWith(const Graph& g, Bad& bad,
                                        const std::vector<bool>& fault,
+                                       const std::vector<bool>& off_h,
                                        FairClass& fair_class) {
   constexpr Id kNone = std::numeric_limits<Id>::max();
   const std::size_t n = g.num_vertices();
@@ -482,17 +496,18 @@ std::optional<Lasso> FindFairLassoWith(const Graph& g, Bad& bad,
   for (std::size_t v = 0; v < n; ++v) {
     if (local[v] == kNone) continue;
     for (std::size_t e = g.out_begin(v); e != g.out_end(v); ++e) {
-      if (!fault[e] && local[g.target(e)] != kNone) ++num_local_edges;
+      if (!off_h[e] && local[g.target(e)] != kNone) ++num_local_edges;
     }
   }
   std::vector<Id> component =
       num_local_edges < std::numeric_limits<std::uint32_t>::max()
-          ? BadComponents<Id, std::uint32_t>(g, fault, local, num_local,
+          ? BadComponents<Id, std::uint32_t>(g, off_h, local, num_local,
                                              num_local_edges)
-          : BadComponents<Id, std::uint64_t>(g, fault, local, num_local,
+          : BadComponents<Id, std::uint64_t>(g, off_h, local, num_local,
                                              num_local_edges);
-  return FairLassoSearch<Id, Graph, FairClass>(
-             g, fault, fair_class, std::move(local), std::move(component))
+  return FairLassoSearch<Id, Graph, FairClass>(g, fault, off_h, fair_class,
+                                               std::move(local),
+                                               std::move(component))
       .Run();
 }
 
@@ -507,10 +522,29 @@ std::optional<Lasso> FindFairLasso(const Graph& g, Bad bad, Fault fault,
   for (std::size_t e = 0; e < is_fault.size(); ++e) is_fault[e] = fault(e);
   // 32-bit vertex ids while they fit, with one value spare for "none".
   if (n < std::numeric_limits<std::uint32_t>::max()) {
-    return detail::FindFairLassoWith<std::uint32_t>(g, bad, is_fault,
+    return detail::FindFairLassoWith<std::uint32_t>(g, bad, is_fault, is_fault,
                                                     fair_class);
   }
-  return detail::FindFairLassoWith<std::uint64_t>(g, bad, is_fault, fair_class);
+  return detail::FindFairLassoWith<std::uint64_t>(g, bad, is_fault, is_fault,
+                                                  fair_class);
+}
+
+template <class Graph, class Bad, class Fault, class Usable, class FairClass>
+std::optional<Lasso> FindFairLassoUsing(const Graph& g, Bad bad, Fault fault,
+                                        Usable usable, FairClass fair_class) {
+  const std::size_t n = g.num_vertices();
+  if (n == 0) return std::nullopt;
+  std::vector<bool> is_fault(g.num_edges()), off_h(g.num_edges());
+  for (std::size_t e = 0; e < is_fault.size(); ++e) {
+    is_fault[e] = fault(e);
+    off_h[e] = is_fault[e] || !usable(e);
+  }
+  if (n < std::numeric_limits<std::uint32_t>::max()) {
+    return detail::FindFairLassoWith<std::uint32_t>(g, bad, is_fault, off_h,
+                                                    fair_class);
+  }
+  return detail::FindFairLassoWith<std::uint64_t>(g, bad, is_fault, off_h,
+                                                  fair_class);
 }
 
 template <class Graph, class Bad, class Fault, class FairClass>

@@ -1074,6 +1074,61 @@ void OutboxModel::Abstract(const State& before,
   }
 }
 
+void OutboxModel::CountFlows(const State& from, const Action& a,
+                             const State& to, std::uint64_t& stays,
+                             std::uint64_t& adds) const {
+  stays = adds = 0;
+  if (!abstract_) return;
+  const std::size_t events = config_.events.size();
+  auto offered_bit = [&](std::size_t e) {
+    return std::uint64_t{1} << (e % 64);
+  };
+  auto ready_bit = [&](std::size_t i) {
+    return std::uint64_t{1} << ((16 + i) % 64);
+  };
+  // Kinds that can add a waiting copy, or a broker copy (send).
+  bool adder = false;
+  switch (a.kind) {
+    case ActionKind::kSend:
+    case ActionKind::kAckLost:
+    case ActionKind::kCrashConsumer:
+    case ActionKind::kRedeliver:
+    case ActionKind::kRetry:
+    case ActionKind::kRedrive:
+    case ActionKind::kConsumerOutage:
+      adder = true;
+      break;
+    default:
+      break;
+  }
+  const bool taker =
+      a.kind == ActionKind::kConsume || a.kind == ActionKind::kLoseWrite;
+  for (std::size_t e = 0; e < events; ++e) {
+    const std::uint8_t was = from.events[e].offered, now = to.events[e].offered;
+    if (now > was || (adder && was == kCountCap && now == kCountCap)) {
+      adds |= offered_bit(e);
+    }
+    if (taker && a.kind == ActionKind::kLoseWrite && a.event == e &&
+        was == kCountCap && now == kCountCap) {
+      stays |= offered_bit(e);
+    }
+  }
+  for (std::size_t i = 0; i < to.group_events.size(); ++i) {
+    const std::uint8_t was = from.group_events[i].ready;
+    const std::uint8_t now = to.group_events[i].ready;
+    if (now > was || (adder && was == kCountCap && now == kCountCap)) {
+      adds |= ready_bit(i);
+    }
+    const bool taken =
+        (a.kind == ActionKind::kConsume &&
+         i == static_cast<std::size_t>(a.group) * events + a.event) ||
+        (a.kind == ActionKind::kLoseWrite && i % events == a.event);
+    if (taker && taken && was == kCountCap && now == kCountCap) {
+      stays |= ready_bit(i);
+    }
+  }
+}
+
 std::string OutboxModel::AbstractionDescription() const {
   if (!abstract_) return "none";
   std::string text = fmt::format(

@@ -149,6 +149,15 @@ class OutboxModel {
   bool Abstracted() const { return abstract_; }
   std::string AbstractionDescription() const;
   bool AbstractionExact() const { return abstract_ && !over_approximates_; }
+  // For the liveness check of an over-approximating abstraction: the
+  // counts (by bit: broker copies of event e at bit e mod 64, waiting
+  // copies of group g and event e at bit (16 + g * E + e) mod 64) that the
+  // transition from `from` by `a` to `to` took one from while leaving
+  // them at the cap (`stays`), and those it may have added to (`adds`, an
+  // over-estimate). A run that stays at the cap for ever without adding is
+  // not a real run (explorer/compassion.h).
+  void CountFlows(const State& from, const Action& a, const State& to,
+                  std::uint64_t& stays, std::uint64_t& adds) const;
   // The value at which abstracted counts saturate.
   static constexpr int kCountCap = 2;
 

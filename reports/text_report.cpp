@@ -88,7 +88,11 @@ std::string FormatResult(const ScenarioResult& result,
       out += fmt::format("  abstraction: {}\n", *result.abstraction);
     }
     if (result.liveness) {
-      out += fmt::format("  liveness:  {}\n", *result.liveness);
+      out += fmt::format("  liveness:  {}", *result.liveness);
+      if (options.wall_clock && result.liveness_seconds > 0) {
+        out += fmt::format(", {:.2f} s", result.liveness_seconds);
+      }
+      out += "\n";
     }
     if (const auto por = PartialOrderText(result)) {
       out += fmt::format("  partial-order reduction: {}\n", *por);

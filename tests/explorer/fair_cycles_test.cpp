@@ -527,7 +527,7 @@ TEST_CASE("fair cycles agree with a brute force on random small graphs") {
       auto bad = [&](std::size_t v) { return g.bad(v); };
       auto cls = [&](std::size_t e) { return g.edge(e).cls; };
       CHECK(oc::explorer::detail::FindFairLassoWith<std::uint64_t>(
-                g, bad, fault, cls) == lasso);
+                g, bad, fault, fault, cls) == lasso);
       std::vector<std::uint32_t> local(n, ~std::uint32_t{0});
       std::uint32_t num_local = 0;
       std::size_t num_local_edges = 0;
