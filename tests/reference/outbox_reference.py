@@ -332,10 +332,13 @@ ANY NUMBER OF FAULTS AND LIVENESS (docs/SEMANTICS.md sections 14 and 15)
  U2. The exhaustive search explores the abstract space when some budget is
      "any", or when lease_token relays run without a lease and without a
      claim bound.  A scenario's own declared strategy with an "any" budget
-     is refused; a built-in replaced by its declared definition
-     (check_pinned.py --declared) is accepted when it has no tables of its
-     own, since it then writes only the tables the abstraction covers.  A
-     pinned order replays the concrete model, as always.
+     is refused (section 14); a built-in replaced by its declared
+     definition (check_pinned.py --declared) is accepted.  In either
+     abstract case a handler with a number table of its own is refused:
+     its counts are not abstracted, so the space need not be finite
+     (section 14 says nothing of declared strategies without a lease and
+     without a claim bound; row tables, 0 or 1, are accepted).  A pinned
+     order replays the concrete model, as always.
  U3. An abstract state's successors: each enabled action is applied to
      it as to a concrete state, then offered, ready, effects and sent are
      cut at 2; every offered or ready cell that was 2 before and is 1
@@ -590,19 +593,24 @@ class Model:
             and self.claim_bound is None
         self.abstract = unbounded or no_lease
         self.renumber = self.abstract and self.claim_bound is None
-        if not unbounded:
+        if unbounded:
+            for k, g in enumerate(cfg.get("groups", [])):
+                if isinstance(g["strategy"], dict):
+                    raise ValueError("groups[%d].strategy: a declared "
+                                     "strategy cannot be combined with a "
+                                     "fault budget of \"any\"" % (k + 1))
+        if not self.abstract:
             return
-        for k, g in enumerate(cfg.get("groups", [])):
-            if isinstance(g["strategy"], dict):
-                raise ValueError("groups[%d].strategy: a declared strategy "
-                                 "cannot be combined with a fault budget of "
-                                 "\"any\"" % (k + 1))
         for grp in self.groups:
-            if grp["prog"] is not None and grp["prog"].tables:
-                # a replaced built-in (check_pinned.py --declared) may only
-                # use the built-in tables, which the abstraction covers
-                raise ValueError("group %s: tables of its own and a fault "
-                                 "budget of \"any\"" % grp["name"])
+            prog = grp["prog"]
+            if prog is not None and any(spec["kind"] == "number"
+                                        for spec in prog.tables.values()):
+                # its counts are not abstracted: the abstract space need
+                # not be finite
+                raise ValueError("group %s: a number table of its own in "
+                                 "the abstract search (an \"any\" budget, "
+                                 "or no lease and no claim bound)"
+                                 % grp["name"])
 
     # ------------------------------------------------------------------
     def _init_time(self, cfg):
