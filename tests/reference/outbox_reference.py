@@ -11,14 +11,21 @@ strategies (strategy = { file = "..." }), events' own attributes, declared
 tables, domains, the idempotency-key window and the scenario's [[invariants]]
 expressions follow scenarios/strategies/LANGUAGE.md (parser:
 reference_language.py), and [initial] scenarios/FORMAT.md, with the
-choices L1.. at the end.
+choices L1...  Fault budgets of "any" and the abstract search follow
+docs/SEMANTICS.md section 14, and liveness under weak fairness section 15
+(fairness routine: fair_components.py), with the choices U1.. at the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
 
 Exhaustive mode (no [check] order):
   {"file", "states", "transitions", "terminal", "bounded_dead_ends", "depth",
-   "violations": {inv: "holds" | shortest length}, "traces": {inv: [actions]}}
+   "violations": {inv: "holds" | shortest length | "inconclusive"},
+   "traces": {inv: [actions]}, "fired": [action classes]}
+  and, in the abstract space (U2), "abstraction"; when the state graph was
+  kept (U7), "loops": {inv: [actions]} (a lasso: "traces" has its stem,
+  whose length "violations" gives) and "cyclic"; when a violation did not
+  replay on the concrete model (U6, U7), "inconclusive": {inv: reason}.
 Replay mode ([check] order given):
   {"file", "mode": "order", "steps", "not_enabled": null | {"step", "action"},
    "final_terminal", "violations": {inv: "holds" | first step that breaks it}}
@@ -316,8 +323,69 @@ L12. check.must_fire (scenarios/FORMAT.md): an exhaustive run reports the
      expiry spent X) or expire_orphaned, and send_deduplicated for a send
      or send_ack_lost whose copy the broker dropped.  check_pinned.py fails
      a scenario whose must_fire lists a class that never fired.
+
+ANY NUMBER OF FAULTS AND LIVENESS (docs/SEMANTICS.md sections 14 and 15)
+-----------------------------------------------------------------------
+ U1. A budget of "any" (every budget of [faults], the outage budgets
+     included) is carried in the state as 1 and never spent, so its guard
+     never closes.
+ U2. The exhaustive search explores the abstract space when some budget is
+     "any", or when lease_token relays run without a lease and without a
+     claim bound.  A scenario's own declared strategy with an "any" budget
+     is refused (section 14); a built-in replaced by its declared
+     definition (check_pinned.py --declared) is accepted.  In either
+     abstract case a handler with a number table of its own is refused:
+     its counts are not abstracted, so the space need not be finite
+     (section 14 says nothing of declared strategies without a lease and
+     without a claim bound; row tables, 0 or 1, are accepted).  A pinned
+     order replays the concrete model, as always.
+ U3. An abstract state's successors: each enabled action is applied to
+     it as to a concrete state, then offered, ready, effects and sent are
+     cut at 2; every offered or ready cell that was 2 before and is 1
+     after yields both 1 and 2 (every combination when several do, the
+     all-1 one first, duplicates dropped); then tokens are renumbered
+     (U4).  Each abstract successor counts as a transition; action classes
+     (L12) are read from the concrete successor, before the cut (so a send
+     at offered = 2 is not taken for a dropped copy).
+ U4. Without a claim bound, for each event: the tokens in use are the
+     row's token, its completed_token and the token of every relay
+     claimed or sent with the event (fenced-out ones included); their
+     nonzero values are replaced by their rank (1 for the smallest, equal
+     values the same rank), 0 stays 0.
+ U5. Faults (section 15): send_ack_lost, crash_relay, ack_lost,
+     crash_consumer, redeliver, consumer_outage, database_outage,
+     commit_fails, lose_write, and a premature expire (untimed: the lease
+     is held; with time.lease: its time is not up), whether or not the
+     budget is "any".  Weak fairness is owed to the non-fault
+     transitions: an action (its text, arguments included) counts as
+     enabled in a state for fairness when the state has a non-fault
+     transition with that text, so expire(e) is owed only where it is
+     free.
+ U6. A safety, transition or terminal at-rest violation found in the
+     abstract space is the breadth-first path to the first violating state
+     (or step) met; it is replayed on the concrete model by action text:
+     every action enabled, and the end breaking the invariant (a safety
+     invariant in the last state, a transition invariant in the last
+     step, an at-rest invariant in a last state that is terminal).  If it
+     does not replay, the invariant is "inconclusive"; no other path of
+     the same length is tried.
+ U7. Liveness: after the search, when the space is abstract (or when asked
+     with liveness = "always", as check_pinned.py does for every
+     exhaustive scenario), every at-rest invariant not violated in a
+     terminal state (U6) is checked by fair_components.py on the graph of
+     every transition (faults marked, U5): a reachable, non-trivial, fair
+     component of its failing states' non-fault transitions.  Its lasso:
+     the stem, a breadth-first path over all transitions from the initial
+     state to the first state of a fair component it reaches; the loop,
+     inside the component, back to that state.  In the abstract space the
+     stem and two turns of the loop are replayed on the concrete model,
+     every action enabled and the invariant failing in every state from
+     the stem's end on; otherwise "inconclusive".  The violation's length
+     is the stem's.  "cyclic" says whether the kept graph has any cycle
+     at all, faults included.
 """
 
+import itertools
 import json
 import math
 import re
@@ -326,6 +394,7 @@ import tomllib
 from collections import deque
 from pathlib import Path
 
+import fair_components as fairness
 import reference_language as lang
 
 CREDIT = ("credit.naive", "credit.inbox", "credit.check_then_act",
@@ -343,6 +412,12 @@ SAFETY = ("effect_at_most_once", "stale_completion_rejected",
 TRANSITION = ("projection_monotonic",)
 AT_REST = ("eventually_offered", "eventually_consumed", "projection_converges",
            "notify_at_least_once", "cache_consistent")
+
+# Actions that spend a budget (docs/SEMANTICS.md section 15); expire is one
+# when premature (Model.is_fault).
+FAULT_ACTIONS = ("send_ack_lost", "crash_relay", "ack_lost", "crash_consumer",
+                 "redeliver", "consumer_outage", "database_outage",
+                 "commit_fails", "lose_write")
 
 # relay phases
 R_IDLE, R_CLAIMED, R_SENT = 0, 1, 2
@@ -363,6 +438,10 @@ F_EFFECTS, F_INBOX, F_LEDGER, F_SENT = 9, 10, 11, 12   # per group: per event
 F_VERSION, F_CACHE = 13, 14                             # per group: per key
 F_BUDGET = 15     # (X, C, P, A, Q, V, F, B): F and B from the relay styles
 B_X, B_C, B_P, B_A, B_Q, B_V, B_F, B_B = range(8)
+BUDGET_KEYS = ("premature_expiries", "relay_crashes", "lost_publish_acks",
+               "lost_consumer_acks", "consumer_crashes", "redeliveries",
+               "failed_commits", "lost_broker_writes")
+ANY = "any"
 # Timed cells (docs/SEMANTICS.md section 8 / model/TIME.md).  In an untimed
 # scenario they are constant zeros and never change, so they do not change the
 # counts.
@@ -409,6 +488,18 @@ def parse_duration(text, where):
                          % (where, text))
     return sum(int(n) * DURATION_UNITS[u]
                for n, u in zip(m.groups(), "dhms") if n is not None)
+
+
+def fault_budget(faults, key):
+    """A fault budget of [faults]: a whole number, or "any" (U1), carried
+    in the state as 1."""
+    v = faults.get(key, 0)
+    if v == ANY:
+        return 1
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError("faults.%s: expected a whole number or \"any\", "
+                         "got %r" % (key, v))
+    return v
 
 
 def builtin_kind(strategy):
@@ -463,14 +554,10 @@ class Model:
         self.lease_on = bool(sw.get("lease", True))
         self.fencing = bool(sw.get("fencing", True))
         f = cfg.get("faults", {})
-        self.budget0 = (int(f.get("premature_expiries", 0)),
-                        int(f.get("relay_crashes", 0)),
-                        int(f.get("lost_publish_acks", 0)),
-                        int(f.get("lost_consumer_acks", 0)),
-                        int(f.get("consumer_crashes", 0)),
-                        int(f.get("redeliveries", 0)),
-                        int(f.get("failed_commits", 0)),
-                        int(f.get("lost_broker_writes", 0)))
+        # U1: a budget of "any" is carried as 1 and never spent.
+        self.any_budgets = {b for b, key in enumerate(BUDGET_KEYS)
+                            if f.get(key) == ANY}
+        self.budget0 = tuple(fault_budget(f, key) for key in BUDGET_KEYS)
         rl = cfg.get("relay", {})
         self.style = rl.get("style", "lease_token")
         self.per_attempt = rl.get("message_id", "outbox_id") == "per_attempt"
@@ -491,9 +578,39 @@ class Model:
                                      % g["name"])
         self.nE, self.nR, self.nG = (len(self.events), len(self.relays),
                                      len(self.groups))
+        self.event_index = {ev["name"]: e for e, ev in enumerate(self.events)}
         self.nK = len(self.keys)
         self._init_time(cfg)
         self._init_language(cfg)
+        self._init_abstraction(cfg)
+
+    def _init_abstraction(self, cfg):
+        """docs/SEMANTICS.md section 14 (U2): with a budget of "any", or
+        lease_token relays without a lease and without a claim bound, the
+        exhaustive search explores the abstract space."""
+        unbounded = bool(self.any_budgets or self.any_tbudgets)
+        no_lease = self.style == "lease_token" and not self.lease_on \
+            and self.claim_bound is None
+        self.abstract = unbounded or no_lease
+        self.renumber = self.abstract and self.claim_bound is None
+        if unbounded:
+            for k, g in enumerate(cfg.get("groups", [])):
+                if isinstance(g["strategy"], dict):
+                    raise ValueError("groups[%d].strategy: a declared "
+                                     "strategy cannot be combined with a "
+                                     "fault budget of \"any\"" % (k + 1))
+        if not self.abstract:
+            return
+        for grp in self.groups:
+            prog = grp["prog"]
+            if prog is not None and any(spec["kind"] == "number"
+                                        for spec in prog.tables.values()):
+                # its counts are not abstracted: the abstract space need
+                # not be finite
+                raise ValueError("group %s: a number table of its own in "
+                                 "the abstract search (an \"any\" budget, "
+                                 "or no lease and no claim bound)"
+                                 % grp["name"])
 
     # ------------------------------------------------------------------
     def _init_time(self, cfg):
@@ -554,8 +671,11 @@ class Model:
                 raise ValueError(w + "inbox_cleanup_every: needs "
                                  "inbox_retention")
             graw.append((t, i, ds, dr, dt))
-        self.co0 = int(f.get("consumer_outages", 0))
-        self.do0 = int(f.get("database_outages", 0))
+        self.co0 = fault_budget(f, "consumer_outages")
+        self.do0 = fault_budget(f, "database_outages")
+        self.any_tbudgets = {b for b, key in ((TB_CO, "consumer_outages"),
+                                              (TB_DO, "database_outages"))
+                             if f.get(key) == ANY}
         if (self.co0 > 0) != (oc_s is not None):
             raise ValueError("faults.consumer_outages and time.consumer_outage"
                              " need each other")
@@ -1285,7 +1405,12 @@ class Model:
         s[F_INST] = self._set2(s[F_INST], g, i, val)
 
     def _budget(self, s, b):
-        s[F_BUDGET] = self._set(s[F_BUDGET], b, s[F_BUDGET][b] - 1)
+        if b not in self.any_budgets:       # U1: "any" is never spent
+            s[F_BUDGET] = self._set(s[F_BUDGET], b, s[F_BUDGET][b] - 1)
+
+    def _tbudget(self, s, b):
+        if b not in self.any_tbudgets:
+            s[F_TBUDGET] = self._set(s[F_TBUDGET], b, s[F_TBUDGET][b] - 1)
 
     # --- timed helpers -------------------------------------------------
     def _offer(self, n, s, r, e):
@@ -1423,6 +1548,80 @@ class Model:
         return self.timed and self._tick_blocked_by_horizon(s) \
             and self.waiting(s)
 
+    def _expire_free(self, s, e):
+        """An expiry of e's active lease spends nothing: its time is up
+        (time.lease), or, untimed, the lease is orphaned.  Otherwise it is
+        premature, a fault."""
+        if self.L is not None:
+            return s[F_CLOCK][e] >= self.L
+        return not self._holds_lease(s, e)
+
+    def is_fault(self, act, s):
+        """The action `act`, enabled in s, is a fault: one that spends a
+        budget (docs/SEMANTICS.md section 15), "any" budgets included, and
+        a premature expire (U5)."""
+        name = act.split("(")[0].strip()
+        if name == "expire":
+            arg = act[act.index("(") + 1:act.rindex(")")].strip()
+            return not self._expire_free(s, self.event_index[arg])
+        return name in FAULT_ACTIONS
+
+    # --- the abstraction (docs/SEMANTICS.md section 14) ----------------
+    def abstract_successors(self, s, n):
+        """The abstract states standing for n, the concrete successor of
+        the abstract state s (U3): every count saturated at 2; for every
+        offered or ready cell that fell from 2, both 1 and 2 (every
+        combination when several fall, the concrete one first); tokens
+        renumbered by rank without a claim bound."""
+        falls = [(F_OFFERED, None, e) for e in range(self.nE)
+                 if s[F_OFFERED][e] == 2 and n[F_OFFERED][e] == 1]
+        falls += [(F_READY, g, e) for g in range(self.nG)
+                  for e in range(self.nE)
+                  if s[F_READY][g][e] == 2 and n[F_READY][g][e] == 1]
+        base = self._saturate(n)
+        out = []
+        for choice in itertools.product((1, 2), repeat=len(falls)):
+            m = list(base)
+            for (field, g, e), v in zip(falls, choice):
+                if g is None:
+                    m[field] = self._set(m[field], e, v)
+                else:
+                    m[field] = self._set2(m[field], g, e, v)
+            m = self._renumber(tuple(m)) if self.renumber else tuple(m)
+            if m not in out:
+                out.append(m)
+        return out
+
+    @staticmethod
+    def _saturate(n):
+        """offered, ready, effects and sent count up to 2 ("2 or more")."""
+        m = list(n)
+        m[F_OFFERED] = tuple(min(v, 2) for v in n[F_OFFERED])
+        for f in (F_READY, F_EFFECTS, F_SENT):
+            m[f] = tuple(tuple(min(v, 2) for v in row) for row in n[f])
+        return m
+
+    def _renumber(self, m):
+        """Each event's tokens in use (the row's token, completed_token and
+        the token of every relay working on the event) replaced by their
+        rank among the nonzero ones; 0 stays 0 (U4)."""
+        tok, ctok = list(m[F_TOKEN]), list(m[F_CTOK])
+        relays = list(m[F_RELAYS])
+        for e in range(self.nE):
+            mine = [r for r, (ph, ev, _) in enumerate(relays)
+                    if ph != R_IDLE and ev == e + 1]
+            used = {tok[e], ctok[e]} | {relays[r][2] for r in mine}
+            rank = {v: k for k, v in enumerate(sorted(used - {0}), start=1)}
+            rank[0] = 0
+            tok[e], ctok[e] = rank[tok[e]], rank[ctok[e]]
+            for r in mine:
+                ph, ev, t = relays[r]
+                relays[r] = (ph, ev, rank[t])
+        out = list(m)
+        out[F_TOKEN], out[F_CTOK] = tuple(tok), tuple(ctok)
+        out[F_RELAYS] = tuple(relays)
+        return tuple(out)
+
     def successors(self, s):
         """List of (action_text, next_state) for every enabled action."""
         out = [(a, n) for a, n, _ in self._moves(s)]
@@ -1536,10 +1735,7 @@ class Model:
         if self.lease_on:
             for e in range(E):
                 if s[F_LEASE][e] == L_ACTIVE and s[F_PUB][e] == 0:
-                    if self.L is not None:
-                        free = s[F_CLOCK][e] >= self.L      # time is up
-                    else:
-                        free = not self._holds_lease(s, e)  # orphaned
+                    free = self._expire_free(s, e)
                     if free or bud[B_X] > 0:
                         n = list(s)
                         n[F_LEASE] = self._set(s[F_LEASE], e, L_EXPIRED)
@@ -1658,13 +1854,13 @@ class Model:
                                                 n[F_READY][g][ev - 1] + 1)
                         self._set_inst(n, g, i, (I_IDLE, 0, 0))
                 n[F_DOWN] = self._set(s[F_DOWN], g, self.Oc)
-                n[F_TBUDGET] = self._set(tb, TB_CO, tb[TB_CO] - 1)
+                self._tbudget(n, TB_CO)
                 out.append(("consumer_outage(%s)" % gname, tuple(n), False))
         tb = s[F_TBUDGET]
         if self.Od is not None and s[F_DBDOWN] == 0 and tb[TB_DO] > 0:
             n = list(s)
             n[F_DBDOWN] = self.Od
-            n[F_TBUDGET] = self._set(tb, TB_DO, tb[TB_DO] - 1)
+            self._tbudget(n, TB_DO)
             out.append(("database_outage", tuple(n), False))
         # relay styles
         for e in range(E):
@@ -1791,20 +1987,28 @@ def action_classes(model, act, s, n):
         out.append("complete_published" if published
                    else "complete_rejected")
     elif name == "expire":
-        premature = n[F_BUDGET][B_X] < s[F_BUDGET][B_X]
+        premature = model.is_fault(act, s)
         out.append("expire_premature" if premature else "expire_orphaned")
     elif name in ("send", "send_ack_lost") and n[F_OFFERED] == s[F_OFFERED]:
         out.append("send_deduplicated")
     return out
 
 
-def explore(model, invariants):
+def explore(model, invariants, liveness="auto"):
+    """The exhaustive search.  In the abstract space when the model says so
+    (docs/SEMANTICS.md section 14), every violation then replayed on the
+    concrete model.  liveness: "auto" checks the at-rest invariants as
+    leads-to properties under weak fairness (section 15) when counts are
+    abstracted; "always" also on a concrete graph (bounded budgets)."""
+    abstract = model.abstract
+    keep = abstract or liveness == "always"
     s0 = model.initial()
     ids = {s0: 0}
     states = [s0]
     parent = [-1]
     via = [None]
     depth = [0]
+    edges = []     # per state: (action, target, fault), when keep
     transitions = terminal = dead_ends = 0
     first = {}     # invariant -> (length, state_id, extra_action or None)
     fired, fired_texts = set(), set()     # action classes seen (L12)
@@ -1822,7 +2026,7 @@ def explore(model, invariants):
         head += 1
         d = depth[sid]
         succ = model.successors(s)
-        transitions += len(succ)
+        out = []
         if not succ:
             if model.dead_end(s):
                 dead_ends += 1
@@ -1837,23 +2041,31 @@ def explore(model, invariants):
                 if act.split("(")[0] not in ("complete", "expire", "send",
                                              "send_ack_lost"):
                     fired_texts.add(act)
-            for name in trans:
-                if name not in first and not model.transition_ok(name, s, n):
-                    first[name] = (d + 1, sid, act)
-            if n not in ids:
-                nid = len(states)
-                ids[n] = nid
-                states.append(n)
-                parent.append(sid)
-                via.append(act)
-                depth.append(d + 1)
-                for name in safety:
-                    if name not in first and not model.safety_ok(name, n):
-                        first[name] = (d + 1, nid, None)
-    violations, traces = {}, {}
+            fault = keep and model.is_fault(act, s)
+            for m in (model.abstract_successors(s, n) if abstract else [n]):
+                transitions += 1
+                for name in trans:
+                    if name not in first and \
+                            not model.transition_ok(name, s, m):
+                        first[name] = (d + 1, sid, act)
+                if m not in ids:
+                    nid = len(states)
+                    ids[m] = nid
+                    states.append(m)
+                    parent.append(sid)
+                    via.append(act)
+                    depth.append(d + 1)
+                    for name in safety:
+                        if name not in first and \
+                                not model.safety_ok(name, m):
+                            first[name] = (d + 1, nid, None)
+                if keep:
+                    out.append((act, ids[m], fault))
+        if keep:
+            edges.append(out)
+    violations, traces, loops, inconclusive = {}, {}, {}, {}
     for name in invariants:
         if name not in first:
-            violations[name] = "holds"
             continue
         length, sid, extra = first[name]
         path = []
@@ -1864,12 +2076,100 @@ def explore(model, invariants):
         if extra is not None:
             path.append(extra)
         assert len(path) == length
+        why = replay_violation(model, name, path) if abstract else None
+        if why is not None:
+            inconclusive[name] = "%s (length %d): %s" % (
+                "the shortest abstract violation", length, why)
+            continue
         violations[name] = length
         traces[name] = path
-    return {"states": len(states), "transitions": transitions,
-            "terminal": terminal, "bounded_dead_ends": dead_ends,
-            "depth": max(depth), "violations": violations, "traces": traces,
-            "fired": sorted(fired)}
+    if keep:
+        for name in rest:
+            if name in violations:
+                continue
+            bad = [not model.at_rest_ok(name, s) for s in states]
+            lasso = fairness.find_fair_lasso(edges, bad, 0)
+            if lasso is None:
+                continue
+            stem = [a for _s, a, _t in lasso["stem"]]
+            loop = [a for _s, a, _t in lasso["loop"]]
+            why = replay_lasso(model, name, stem, loop) if abstract else None
+            if why is not None:
+                inconclusive[name] = "a fair lasso (stem %d, loop %d): %s" \
+                    % (len(stem), len(loop), why)
+                continue
+            inconclusive.pop(name, None)
+            violations[name] = len(stem)
+            traces[name] = stem
+            loops[name] = loop
+    for name in invariants:
+        if name in inconclusive:
+            violations[name] = "inconclusive"
+        violations.setdefault(name, "holds")
+    result = {"states": len(states), "transitions": transitions,
+              "terminal": terminal, "bounded_dead_ends": dead_ends,
+              "depth": max(depth),
+              "violations": {n: violations[n] for n in invariants},
+              "traces": traces, "fired": sorted(fired)}
+    if abstract:
+        result["abstraction"] = ("tokens renumbered, " if model.renumber
+                                 else "") + "counts saturated at 2"
+    if keep:
+        result["loops"] = loops
+        result["cyclic"] = fairness.has_cycle(edges)
+    if inconclusive:
+        result["inconclusive"] = inconclusive
+    return result
+
+
+def _concrete_run(model, path):
+    """The concrete states of `path` from the initial state, or the index
+    of the first action that is not enabled."""
+    s = model.initial()
+    run = [s]
+    for k, act in enumerate(path):
+        match = [n for a, n in model.successors(s) if a == act]
+        if not match:
+            return k
+        s = match[0]
+        run.append(s)
+    return run
+
+
+def replay_violation(model, name, path):
+    """None when `path` replays on the concrete model (U6): every action
+    enabled, and the end breaks invariant `name` (a safety invariant in its
+    last state, a transition invariant in its last step, an at-rest one in
+    a terminal last state); else the reason it does not."""
+    run = _concrete_run(model, path)
+    if isinstance(run, int):
+        return "step %d, %s, is not enabled on the concrete model" % (
+            run + 1, path[run])
+    kind = model.kind_of(name)
+    end = run[-1]
+    if kind == "safety":
+        ok = model.safety_ok(name, end)
+    elif kind == "transition":
+        ok = model.transition_ok(name, run[-2], end)
+    else:
+        ok = bool(model.successors(end)) or model.dead_end(end) or \
+            model.at_rest_ok(name, end)
+    return "the concrete run does not break it" if ok else None
+
+
+def replay_lasso(model, name, stem, loop):
+    """None when the stem and then two turns of the loop replay on the
+    concrete model (U7), every action enabled and the at-rest invariant
+    `name` failing in every state from the stem's end on; else why not."""
+    path = stem + loop + loop
+    run = _concrete_run(model, path)
+    if isinstance(run, int):
+        return "step %d, %s, is not enabled on the concrete model" % (
+            run + 1, path[run])
+    for k in range(len(stem), len(run)):
+        if model.at_rest_ok(name, run[k]):
+            return "it holds after step %d of the concrete run" % k
+    return None
 
 
 def replay(model, invariants, order):
@@ -1909,10 +2209,11 @@ def replay(model, invariants, order):
             "violations": {n: broke.get(n, "holds") for n in invariants}}
 
 
-def run_file(path, declared_builtins=None, declared_invariants=None):
+def run_file(path, declared_builtins=None, declared_invariants=None,
+             liveness="auto"):
     """declared_builtins / declared_invariants: folders of strategy files
     and invariant files replacing the built-ins (None: the built-ins as
-    this module implements them)."""
+    this module implements them); liveness: explore's."""
     with open(path, "rb") as fh:
         cfg = tomllib.load(fh)
     model = Model(cfg, base=Path(path).parent,
@@ -1931,7 +2232,7 @@ def run_file(path, declared_builtins=None, declared_invariants=None):
     if check.get("order"):
         result.update(replay(model, invariants, check["order"]))
     else:
-        result.update(explore(model, invariants))
+        result.update(explore(model, invariants, liveness))
     return result
 
 
