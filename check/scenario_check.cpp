@@ -826,7 +826,7 @@ std::vector<std::string> Assumptions(const Config& config) {
         "to it and the inbox cannot stop its second effect",
         MessageIdentityName(config.message_id)));
   }
-  if (config.budgets.lost_broker_writes > 0) {
+  if (config.budgets.lost_broker_writes != 0) {
     out.push_back(fmt::format(
         "the broker is assumed to acknowledge writes before they are durable "
         "and to lose up to {} of them (an unsynced write lost on a power "

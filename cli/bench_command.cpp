@@ -114,10 +114,12 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
                 "\"stored_states_per_second\": {:.0f}, "
                 "\"bytes_per_stored_state\": {:.1f}, "
                 "\"peak_resident_bytes\": {}, "
-                "\"partial_order_stored_states\": {}}}\n",
+                "\"partial_order_stored_states\": {}, "
+                "\"liveness_seconds\": {:.3f}}}\n",
                 scenario.name, symmetry ? "on" : "off", e.reduction, por,
                 e.threads, states, s.stored_states, s.transitions, s.depth,
-                e.complete(), s.seconds, rate, per_state, peak, reduced_stored);
+                e.complete(), s.seconds, rate, per_state, peak, reduced_stored,
+                result.value().liveness_seconds);
           } else {
             fmt::print(out,
                        "{:<16} {:>8} {:>5} {:>7} {:>11} {:>11} {:>12} {:>5} "

@@ -101,7 +101,7 @@ Status CheckRelayStyle(const Config& config) {
           "leave [switches] out",
           config.lease ? "fencing" : "lease", name));
     }
-    if (b.premature_expiries > 0) {
+    if (b.premature_expiries != 0) {
       return Status::Error(fmt::format(
           "faults.premature_expiries: relay.style '{}' has no lease to "
           "expire; only {} takes premature expiries",
@@ -114,7 +114,7 @@ Status CheckRelayStyle(const Config& config) {
           name, StylesWith(&RelayStyleInfo::lease_and_token)));
     }
   }
-  if (!style.failed_commits && b.failed_commits > 0) {
+  if (!style.failed_commits && b.failed_commits != 0) {
     return Status::Error(fmt::format(
         "faults.failed_commits: relay.style '{}' takes no failed commits; "
         "only {} does (its send and its commit share a transaction)",
@@ -722,6 +722,19 @@ Status Validate(const Config& config) {
             "give the budget a number",
             budget.key, g.name));
       }
+    }
+  }
+  // Without a lease and a claim bound, sends and deliveries never stop
+  // either: a declared number table could count up for ever.
+  if (CountsAbstracted(config)) {
+    for (const UserTableLayout& l : UserTableLayouts(config)) {
+      if (l.row) continue;
+      return Status::Error(fmt::format(
+          "bounds.claims: required when switches.lease is false and group "
+          "'{}' runs a declared strategy with a number table: its counts "
+          "are not abstracted, so without a claim bound they would grow "
+          "for ever",
+          config.groups[static_cast<std::size_t>(l.group)].name));
     }
   }
   return ValidateTiming(config);

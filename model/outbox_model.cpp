@@ -1478,16 +1478,16 @@ bool OutboxModel::ClassPossible(std::size_t c) const {
     case 19:
       return any_group([](const GroupTiming& g) { return g.has_retention; });
     case 20:
-      return config_.budgets.consumer_outages > 0;
+      return config_.budgets.consumer_outages != 0;
     case 21:
-      return config_.budgets.database_outages > 0;
+      return config_.budgets.database_outages != 0;
     case 22:  // source_commit
       return config_.commits_during_run;
     case 23:  // commit_fails
     case 24:  // flush_offset
       return StyleOf(config_).action_class == kActionClasses[c];
     case 25:  // lose_write
-      return config_.budgets.lost_broker_writes > 0;
+      return config_.budgets.lost_broker_writes != 0;
     default:
       return true;
   }

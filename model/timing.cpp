@@ -124,17 +124,17 @@ Status ValidateTiming(const Config& c) {
         "broker.window: only meaningful with broker.dedup = \"window\"");
   }
   const FaultBudgets& b = c.budgets;
-  if ((b.consumer_outages > 0) != c.time.consumer_outage.has_value()) {
+  if ((b.consumer_outages != 0) != c.time.consumer_outage.has_value()) {
     return Status::Error(
-        b.consumer_outages > 0
+        b.consumer_outages != 0
             ? "faults.consumer_outages: needs time.consumer_outage, the "
               "length of one outage"
             : "faults.consumer_outages: time.consumer_outage is set, but no "
               "outage may happen; set faults.consumer_outages to 1 or more");
   }
-  if ((b.database_outages > 0) != c.time.database_outage.has_value()) {
+  if ((b.database_outages != 0) != c.time.database_outage.has_value()) {
     return Status::Error(
-        b.database_outages > 0
+        b.database_outages != 0
             ? "faults.database_outages: needs time.database_outage, the "
               "length of one outage"
             : "faults.database_outages: time.database_outage is set, but no "

@@ -263,7 +263,12 @@ void WriteVerdict(JsonWriter& w, const ScenarioResult& result) {
   const std::vector<std::string> violated = result.ViolatedInvariants();
   std::vector<std::string> held;
   for (const std::string& name : result.scenario.invariants) {
-    if (std::find(violated.begin(), violated.end(), name) == violated.end()) {
+    // Violated only in the abstraction: neither held nor violated.
+    const bool unconfirmed =
+        std::any_of(result.unconfirmed.begin(), result.unconfirmed.end(),
+                    [&](const auto& u) { return u.first == name; });
+    if (std::find(violated.begin(), violated.end(), name) == violated.end() &&
+        !unconfirmed) {
       held.push_back(name);
     }
   }

@@ -338,6 +338,8 @@ std::string BoundsText(const ScenarioResult& result) {
   if (c.claim_bound > 0) {
     text += fmt::format(", and at most {} per event",
                         Plural(c.claim_bound, "claim"));
+  } else if (CountsAbstracted(c) && !c.lease) {
+    text += ", and any number of claims per event";
   }
   if (c.time.horizon) {
     text +=

@@ -109,3 +109,41 @@ TEST_CASE("\"any\" agrees with bounded verdicts that have stabilised" *
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+Scenario Bundled(const std::string& file) {
+  const Result<Scenario> s =
+      LoadScenario(std::string(OC_SOURCE_DIR) + "/scenarios/" + file);
+  REQUIRE_MESSAGE(s.ok(), file);
+  return s.value();
+}
+
+TEST_CASE("declared number tables are refused where counts are abstracted") {
+  // Their own counts are not abstracted: with "any", or without a lease
+  // and a claim bound, they could grow for ever.
+  Scenario transfer = Bundled("consumers/transfer.naive.toml");
+  transfer.config.budgets.relay_crashes = kAnyBudget;
+  const Status any = Validate(transfer.config);
+  REQUIRE_FALSE(any.ok());
+  CHECK(any.message().find("faults.relay_crashes") != std::string::npos);
+  transfer.config.budgets.relay_crashes = 0;
+  transfer.config.lease = false;
+  transfer.config.claim_bound = 0;
+  const Status unbounded = Validate(transfer.config);
+  REQUIRE_FALSE(unbounded.ok());
+  CHECK(unbounded.message().find("bounds.claims") != std::string::npos);
+  transfer.config.claim_bound = 3;
+  CHECK(Validate(transfer.config).ok());
+}
+
+TEST_CASE("outages may be \"any\" too") {
+  Scenario down = Bundled("presets/wolverine.inbox-5m.consumer-down-3h.toml");
+  down.config.budgets.consumer_outages = kAnyBudget;
+  REQUIRE(Validate(down.config).ok());
+  CHECK(CountsAbstracted(down.config));
+}
+
+}  // namespace
+}  // namespace oc
