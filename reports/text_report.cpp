@@ -204,8 +204,13 @@ std::string ShortVerdict(const ScenarioResult& r) {
   if (e.violations.empty()) {
     return e.complete() ? "holds" : "none found, incomplete";
   }
+  const Violation& shortest = e.violations.front();
+  if (shortest.lasso()) {
+    return fmt::format("{} violated, fair cycle",
+                       r.ViolatedInvariants().size());
+  }
   return fmt::format("{} violated, {}", r.ViolatedInvariants().size(),
-                     Plural(e.violations.front().trace.length(), "step"));
+                     Plural(shortest.trace.length(), "step"));
 }
 
 // `text` in `width` columns: cut with "..." when longer.

@@ -49,6 +49,8 @@ TEST_CASE("the verdict of a lasso says it is a fair cycle, in every format") {
   const std::string junit = JunitXml({r}, {"no-lease"}, kNoTime);
   CHECK(Contains(junit, "eventually_offered violated by a fair cycle"));
   CHECK(Contains(junit, "loop, for ever:"));
+  CHECK(Contains(FormatSummary({r}, {.wall_clock = false}),
+                 "  1 violated, fair cycle  "));
 }
 
 TEST_CASE(
