@@ -14,7 +14,8 @@
 namespace oc {
 
 // The scenario that replays violation `i` of `result`: the same
-// configuration and invariants, `check.order` = the trace's actions, and an
+// configuration and invariants, `check.order` = the trace's actions (for a
+// lasso, its stem's, and `check.loop` = its loop's), and an
 // [expect] table that says exactly what the replay finds (the invariants
 // that break along the trace and the step of the first break), so that a
 // change of behaviour along this order fails it. Its name is

@@ -91,6 +91,11 @@ struct Scenario {
   SearchLimits limits;
   // Non-empty: replay exactly this order instead of exploring.
   std::vector<PinnedStep> order;
+  // check.loop, only with an order: a lasso's loop, which a fair run
+  // repeats for ever after the order. The check replays the order, then
+  // the loop twice, and an at-rest property that fails in every state of
+  // both turns is violated by the lasso (scenario_check.h). Empty: none.
+  std::vector<PinnedStep> loop;
   // The [expect] table. Without one (a file that has none, or one loaded
   // to explore), the check reports what it finds and its outcome is "no
   // expectation" (scenario_check.h).

@@ -284,8 +284,55 @@ std::string Location(const Scenario& scenario, const SourcePosition& at) {
   return fmt::format("{}:{}:{}", scenario.path, at.line, at.column);
 }
 
-// Replays the pinned order, checking every invariant after every step, and
-// describes the path as an Exploration of one path.
+// Why the loop `trace.actions[from..]` (whole turns of check.loop) is not
+// a fair cycle, or "" when it is: it takes no fault, and every fairness
+// class enabled (by a non-fault action) in every state it passes through
+// is taken on it, as FindFairLasso's loops are (explorer/fair_cycles.h).
+std::string UnfairLoop(const OutboxModel& model, const Trace& trace,
+                       std::size_t from) {
+  const Config& config = model.config();
+  std::set<std::uint64_t> taken;
+  for (std::size_t k = from; k < trace.actions.size(); ++k) {
+    if (model.IsFault(trace.states[k], trace.actions[k])) {
+      return fmt::format("it takes the fault {}",
+                         FormatAction(config, trace.actions[k]));
+    }
+    taken.insert(OutboxModel::FairnessClass(trace.actions[k]));
+  }
+  // Classes enabled in every state of the loop, with an action of each.
+  std::map<std::uint64_t, Action> always;
+  std::vector<std::pair<Action, State>> next;
+  for (std::size_t k = from; k < trace.actions.size(); ++k) {
+    next.clear();
+    model.Successors(trace.states[k], next);
+    std::map<std::uint64_t, Action> here;
+    for (const auto& [a, to] : next) {
+      if (!model.IsFault(trace.states[k], a)) {
+        here.emplace(OutboxModel::FairnessClass(a), a);
+      }
+    }
+    if (k == from) {
+      always = std::move(here);
+      continue;
+    }
+    std::erase_if(always, [&](const auto& c) { return !here.count(c.first); });
+  }
+  for (const auto& [c, a] : always) {
+    if (!taken.count(c)) {
+      return fmt::format(
+          "{} is enabled in every state of it but never taken, which weak "
+          "fairness rules out",
+          FormatAction(config, a));
+    }
+  }
+  return "";
+}
+
+// Replays the pinned order, and then two turns of check.loop if there is
+// one, checking every invariant after every step, and describes the path
+// as an Exploration of one path. An at-rest property that fails in every
+// state of the loop's turns is violated by the lasso: the order as its
+// stem, the loop's first turn as its loop.
 Status Replay(const OutboxModel& model, const std::vector<Property>& properties,
               ScenarioResult& result) {
   const Scenario& scenario = result.scenario;
@@ -301,16 +348,17 @@ Status Replay(const OutboxModel& model, const std::vector<Property>& properties,
       }
     }
   };
-  check_state(explorer::PropertyKind::kSafety);
-  for (std::size_t i = 0; i < scenario.order.size(); ++i) {
-    const PinnedStep& step = scenario.order[i];
+  // Takes `step`, or says why it is not enabled; `key` and `i` name it,
+  // `where` is said after "is not enabled".
+  auto take = [&](const PinnedStep& step, std::string_view key, std::size_t i,
+                  std::string_view where) {
     const State& before = trace.states.back();
     Result<State> next = model.Apply(before, step.action);
     if (!next.ok()) {
       return Status::Error(
-          fmt::format("{}: check.order step {} '{}' is not enabled: {}",
-                      Location(scenario, step.position), i + 1, step.text,
-                      next.status().message()));
+          fmt::format("{}: check.{} step {} '{}' is not enabled{}: {}",
+                      Location(scenario, step.position), key, i + 1, step.text,
+                      where, next.status().message()));
     }
     trace.actions.push_back(step.action);
     trace.states.push_back(std::move(next).value());
@@ -323,12 +371,65 @@ Status Replay(const OutboxModel& model, const std::vector<Property>& properties,
       }
     }
     check_state(explorer::PropertyKind::kSafety);
+    return Status::Ok();
+  };
+  check_state(explorer::PropertyKind::kSafety);
+  for (std::size_t i = 0; i < scenario.order.size(); ++i) {
+    if (Status s = take(scenario.order[i], "order", i, ""); !s.ok()) return s;
   }
+  const std::size_t stem = trace.length();
+  for (int turn = 0; turn < 2 && !scenario.loop.empty(); ++turn) {
+    for (std::size_t i = 0; i < scenario.loop.size(); ++i) {
+      if (Status s = take(scenario.loop[i], "loop", i,
+                          turn == 0 ? "" : " on the loop's second turn");
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  result.replay_order_steps = stem;
+  result.replay_loop_steps = scenario.loop.size();
   std::vector<std::pair<Action, State>> successors;
   model.Successors(trace.states.back(), successors);
   result.replay_ends_at_rest =
       successors.empty() && !model.BlockedByBound(trace.states.back());
   if (result.replay_ends_at_rest) check_state(explorer::PropertyKind::kAtRest);
+  if (!scenario.loop.empty()) {
+    std::string unfair;
+    for (std::size_t p = 0; p < properties.size(); ++p) {
+      if (properties[p].kind != explorer::PropertyKind::kAtRest || found[p]) {
+        continue;
+      }
+      const bool fails_throughout =
+          std::none_of(trace.states.begin() + static_cast<std::ptrdiff_t>(stem),
+                       trace.states.end(),
+                       [&](const State& s) { return properties[p].holds(s); });
+      if (!fails_throughout) continue;
+      if (unfair.empty()) unfair = UnfairLoop(model, trace, stem);
+      if (!unfair.empty()) {
+        result.warnings.push_back(fmt::format(
+            "{} fails in every state of check.loop, but the loop is not a "
+            "fair cycle ({}), so it shows no violation",
+            properties[p].name, unfair));
+        continue;
+      }
+      Violation v{properties[p].name, explorer::PropertyKind::kAtRest, {}, {}};
+      v.trace.states.assign(
+          trace.states.begin(),
+          trace.states.begin() + static_cast<std::ptrdiff_t>(stem + 1));
+      v.trace.actions.assign(
+          trace.actions.begin(),
+          trace.actions.begin() + static_cast<std::ptrdiff_t>(stem));
+      const auto turn = static_cast<std::ptrdiff_t>(scenario.loop.size());
+      v.loop.states.assign(
+          trace.states.begin() + static_cast<std::ptrdiff_t>(stem),
+          trace.states.begin() + static_cast<std::ptrdiff_t>(stem) + turn + 1);
+      v.loop.actions.assign(
+          trace.actions.begin() + static_cast<std::ptrdiff_t>(stem),
+          trace.actions.begin() + static_cast<std::ptrdiff_t>(stem) + turn);
+      found[p] = std::move(v);
+    }
+  }
 
   Exploration& e = result.exploration;
   e.action_classes = model.ActionClassNames();
@@ -987,7 +1088,12 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
     result.abstraction = model.AbstractionDescription();
     ConfirmOnConcreteModel(result);
   }
-  result.warnings = UnusedBudgets(scenario, result.exploration);
+  // Unused budgets first, then what the replay of a loop found.
+  std::vector<std::string> warnings =
+      UnusedBudgets(scenario, result.exploration);
+  warnings.insert(warnings.end(), result.warnings.begin(),
+                  result.warnings.end());
+  result.warnings = std::move(warnings);
   result.assumptions = Assumptions(scenario.config);
   result.warnings.insert(result.warnings.end(), result.assumptions.begin(),
                          result.assumptions.end());

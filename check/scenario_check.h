@@ -175,10 +175,16 @@ struct ScenarioResult {
   // seen as a search of one path (states = steps + 1), whose violations are
   // the first step at which each invariant broke along it.
   Exploration exploration;
-  // The pinned order, replayed (pinned scenarios only).
+  // The pinned order, replayed (pinned scenarios only); with check.loop,
+  // followed by two turns of the loop.
   std::optional<Trace> replay;
-  // Pinned only: whether the last state of the order is terminal, so that
-  // at-rest invariants were checked on it.
+  // Of replay's steps, how many are the order's, and how many one turn of
+  // check.loop has (0 without a loop): replay has order + 2 * loop steps.
+  std::size_t replay_order_steps = 0;
+  std::size_t replay_loop_steps = 0;
+  // Pinned only: whether the last state of the replay (of the order, or of
+  // the loop's second turn) is terminal, so that at-rest invariants were
+  // checked on it.
   bool replay_ends_at_rest = false;
 
   // One per exploration.violations, in the same order.
@@ -238,7 +244,16 @@ struct ScenarioResult {
 
 // Runs `scenario`. The error case is bad input found only by running it: a
 // pinned step that is not enabled at its turn ("FILE:LINE:COL: check.order
-// step 4 'claim(B, e1)' is not enabled: ...").
+// step 4 'claim(B, e1)' is not enabled: ...", or "check.loop step 2
+// 'send(A)' is not enabled on the loop's second turn: ...").
+//
+// A pinned scenario with check.loop is a lasso replayed: the order, then
+// two turns of the loop, every invariant checked along them as along the
+// order. An at-rest property that fails in every state of both turns is
+// violated by the lasso (the Violation's trace is the order, its loop the
+// first turn), provided the loop is a fair cycle as FindFairLasso's are: it
+// takes no fault, and every fairness class enabled throughout it is taken
+// on it. When it is not, a warning says why and nothing is violated.
 Result<ScenarioResult> CheckScenario(const Scenario& scenario,
                                      const CheckOptions& options = {});
 

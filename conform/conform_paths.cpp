@@ -88,9 +88,27 @@ PathSelection SelectPaths(const ScenarioResult& result, int further_paths) {
     out.paths.push_back(ConformPath{std::move(label), std::move(trace)});
   };
 
-  if (result.replay) add("pinned order", *result.replay);
+  // A pinned loop was replayed for two turns after the order: the database
+  // takes both.
+  if (result.replay) {
+    add(result.replay_loop_steps > 0 ? "pinned order and two turns of its loop"
+                                     : "pinned order",
+        *result.replay);
+  }
   for (const Violation& v : result.exploration.violations) {
     if (result.replay) break;  // a pinned order's violations are its prefixes
+    if (v.lasso()) {
+      // The stem and one turn of the loop, as found (concrete states).
+      Trace t = v.trace;
+      t.actions.insert(t.actions.end(), v.loop.actions.begin(),
+                       v.loop.actions.end());
+      t.states.insert(t.states.end(), v.loop.states.begin() + 1,
+                      v.loop.states.end());
+      add("counterexample of " + v.property +
+              " (stem and one turn of its loop)",
+          std::move(t));
+      continue;
+    }
     add("counterexample of " + v.property, v.trace);
   }
 

@@ -1,6 +1,8 @@
 // Which paths of a scenario a conformance run replays against the database,
-// chosen deterministically: the pinned order of a pinned scenario; every
-// counterexample of an explored one; then up to N further paths of its
+// chosen deterministically: the pinned order of a pinned scenario (with
+// two turns of its check.loop after it, if it has one); every
+// counterexample of an explored one (a lasso's stem and one turn of its
+// loop); then up to N further paths of its
 // explored state graph, first to cover every action class that fires in
 // the graph, then to take transitions no path took yet.
 //

@@ -29,9 +29,11 @@ std::string Join(const std::vector<std::string>& items) {
 
 std::string FormatScenarioLine(const ScenarioConformance& c) {
   std::size_t pinned = 0, counterexamples = 0, explored = 0, walked = 0;
+  std::string pinned_label;
   for (const ConformPath& p : c.selection.paths) {
-    if (p.label == "pinned order") {
+    if (p.label.starts_with("pinned order")) {
       ++pinned;
+      pinned_label = p.label;  // with its loop's turns, if any
     } else if (p.label.starts_with("counterexample")) {
       ++counterexamples;
     } else if (p.label.starts_with("walked")) {
@@ -41,7 +43,7 @@ std::string FormatScenarioLine(const ScenarioConformance& c) {
     }
   }
   std::vector<std::string> kinds;
-  if (pinned) kinds.push_back("pinned order");
+  if (pinned) kinds.push_back(pinned_label);
   if (counterexamples)
     kinds.push_back(Plural(counterexamples, "counterexample"));
   if (explored) kinds.push_back(fmt::format("{} explored", explored));

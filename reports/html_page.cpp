@@ -104,6 +104,10 @@ svg .note rect{fill:#fff8c5;stroke:#d4a72c}
 svg.sequence .step-no{fill:var(--muted)}
 svg.sequence .step.ponr .step-no,svg.sequence .mark-label{fill:var(--ponr);
 font-weight:700}
+svg .loop-box{fill:none;stroke:#8250df;stroke-width:1.5;stroke-dasharray:6 3;
+pointer-events:none}
+svg.sequence .step.loop .mark-label{fill:#8250df;font-weight:700}
+.swatch.loop{background:none;border:1.5px dashed #8250df}
 svg.sequence .step.broke .step-no,svg.sequence .step.broke .mark-label{
 fill:var(--bad);font-weight:700}
 pre.errors{color:var(--bad)}
@@ -146,8 +150,9 @@ constexpr std::string_view kScript = R"js(
       row.classList.toggle('current', Number(row.dataset.first) <= v.k &&
                            v.k <= Number(row.dataset.step));
     });
+    var loop = v.trace.loop;
     v.pos.textContent = (v.over ? 'steps ' : 'step ') + (v.k === 0 ? 0 : label) +
-        ' of ' + (steps.length - 1);
+        ' of ' + (steps.length - 1) + (loop && v.k >= loop[0] ? ', in the loop' : '');
     v.action.textContent = '';
     if (s.kind === 'start') {
       v.action.textContent = 'Initial state';
@@ -178,7 +183,10 @@ constexpr std::string_view kScript = R"js(
     v.table.replaceChild(body, v.table.tBodies[0]);
     v.table.classList.toggle('changed-only', v.onlyChanged.checked && v.k > 0);
     v.buttons.first.disabled = v.buttons.prev.disabled = v.k === 0;
-    v.buttons.last.disabled = v.buttons.next.disabled = v.k === steps.length - 1;
+    v.buttons.last.disabled = v.k === steps.length - 1;
+    // A lasso's loop goes on for ever: next never runs out.
+    v.buttons.next.disabled = v.k === steps.length - 1 && !loop;
+    v.buttons.into.disabled = v.buttons.next.disabled;
   }
 
   // A user's move also goes into the URL ("#t1:4"), so that a link or a
@@ -216,8 +224,8 @@ constexpr std::string_view kScript = R"js(
     var moves = {
       first: function () { return 0; },
       prev: function () { return stepOver(v, -1); },
-      next: function () { return stepOver(v, 1); },
-      into: function () { return v.k + 1; },
+      next: function () { return forward(v, false); },
+      into: function () { return forward(v, true); },
       last: function () { return trace.steps.length - 1; }
     };
     Object.keys(moves).forEach(function (name) {
@@ -235,6 +243,15 @@ constexpr std::string_view kScript = R"js(
     root.addEventListener('focusin', function () { active = v; });
     show(v, 0);
     return v;
+  }
+
+  // The step after the cursor, one row on (or, `into`, one step on); from
+  // the last step of a lasso's loop, the loop's first step again: the
+  // state after its last step is the one before its first.
+  function forward(v, into) {
+    var loop = v.trace.loop;
+    if (loop && v.k === loop[1]) return loop[0];
+    return into ? v.k + 1 : stepOver(v, 1);
   }
 
   // The step one row on (dir 1) or back (dir -1): a run of ticks drawn
@@ -293,6 +310,18 @@ constexpr std::string_view kScript = R"js(
                    (crossed && entered && row && row.dataset.step === String(run.row[1])
                         ? 'ok' : 'FAILED'));
       });
+      // A lasso: next from the loop's last step goes back to its first.
+      viewers.forEach(function (w) {
+        var loop = w.trace.loop;
+        if (!loop) return;
+        show(w, loop[1]);
+        var open = !w.buttons.next.disabled;
+        w.buttons.next.click();
+        var row = w.root.querySelector('svg .step.current');
+        lines.push('trace ' + w.trace.id + ': next after the loop goes back to its first step: ' +
+                   (open && w.k === loop[0] && row && row.classList.contains('in-loop')
+                        ? 'ok' : 'FAILED'));
+      });
       history.replaceState(null, '', '#selftest');
       show(v, 0);
     }
@@ -343,7 +372,7 @@ constexpr std::string_view kScript = R"js(
       if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
       var into = e.shiftKey;
       if (e.key === 'ArrowRight') {
-        move(v, into ? v.k + 1 : stepOver(v, 1), !into);
+        move(v, forward(v, into), !into);
         e.preventDefault();
       }
       if (e.key === 'ArrowLeft') {

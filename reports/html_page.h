@@ -7,6 +7,7 @@
 // body, I indexing the embedded data, which has the shape
 //   {"traces": [{"id": "t1",
 //                "names": [cell names, in Cells order],
+//                "loop": [first, last],   (a lasso's only)
 //                "steps": [{"step": K, "kind": "start" | "message" | "note",
 //                           "action": "claim(A, e1)", "detail": "token 1",
 //                           "row": [first, last],
@@ -16,7 +17,8 @@
 // with step 0 the initial state (kind "start", empty action, row [0, 0]).
 // "row" gives the steps of the diagram row the step is drawn in: itself,
 // or a run of ticks drawn as one row; the run's last step also has "over",
-// the row's own action and the cells the whole run changed. A section
+// the row's own action and the cells the whole run changed. "loop", for a
+// lasso, gives the first and last step of its loop. A section
 // holds the trace's <svg class="sequence"> (rows "ID-step-K", K the row's
 // last step, see svg_sequence.h), buttons
 // data-go="first|prev|next|into|last", a ".pos" and an
@@ -28,12 +30,15 @@
 //     the trace last used, the first by default) move the cursor. Next,
 //     Prev and the arrow keys step over a run of ticks in one move; Into
 //     and Shift with an arrow key go one step at a time, into the run.
+//     In a lasso, moving on from the loop's last step goes back to its
+//     first, for ever.
 //   - The URL fragment "#ID:K" opens trace ID at step K; moving the cursor
 //     rewrites it, so a link names a step.
 //   - Script errors are written into <pre id="oc-errors">.
 //   - With the fragment "#selftest", the page checks itself (arrows and
-//     notes of each diagram against the data, "next", the Right arrow key
-//     and a "#ID:K" link) and writes one line per check, "...: ok" or
+//     notes of each diagram against the data, "next", the Right arrow key,
+//     a "#ID:K" link, and "next" at a lasso's end) and writes one line per
+//     check, "...: ok" or
 //     "...: FAILED", into <pre id="oc-selftest">.
 
 #ifndef OUTBOX_CHECK_REPORTS_HTML_PAGE_H_

@@ -93,7 +93,14 @@ std::string SummarySection(const ScenarioResult& r) {
                      [&](const Violation& x) { return x.property == name; });
     std::string result;
     std::string how;
-    if (v != e.violations.end()) {
+    if (v != e.violations.end() && v->lasso()) {
+      result = "<span class=\"badge bad\">broke</span>";
+      how = r.replay ? fmt::format(
+                           "leads-to; fails in every state of the "
+                           "loop after step {} of the pinned order",
+                           v->trace.length())
+                     : "leads-to; " + LassoText(*v);
+    } else if (v != e.violations.end()) {
       result = "<span class=\"badge bad\">broke</span>";
       how = fmt::format("{} property; {} {}", KindText(v->kind),
                         r.replay       ? "at step"
@@ -273,6 +280,7 @@ std::string StatisticsSection(const ScenarioResult& r,
   if (!r.replay) {
     out += Row("reduction", Esc(ReductionText(r.exploration)));
     if (r.abstraction) out += Row("abstraction", Esc(*r.abstraction));
+    if (r.liveness) out += Row("liveness", Esc(*r.liveness));
     if (const auto por = PartialOrderText(r)) {
       out += Row("partial-order reduction", Esc(*por));
     }
@@ -307,14 +315,20 @@ std::string ChangedIndices(const std::vector<Cell>& cells,
 }
 
 // The JSON of one trace for the step-through (format in html_page.h).
-std::string TraceJson(const OutboxModel& model, const Trace& trace,
-                      std::string_view id, const std::vector<StepRow>& rows) {
+// `loop`, for a lasso: the first and last step of its loop, which the
+// step-through repeats.
+std::string TraceJson(
+    const OutboxModel& model, const Trace& trace, std::string_view id,
+    const std::vector<StepRow>& rows,
+    std::optional<std::pair<std::size_t, std::size_t>> loop = std::nullopt) {
   std::string out = fmt::format("{{\"id\":{},\"names\":[", JsonString(id));
   const std::vector<Cell> first = Cells(model, trace.states[0]);
   for (std::size_t i = 0; i < first.size(); ++i) {
     out += (i ? "," : "") + JsonString(first[i].name);
   }
-  out += "],\"steps\":[";
+  out += "],";
+  if (loop) out += fmt::format("\"loop\":[{},{}],", loop->first, loop->second);
+  out += "\"steps\":[";
   const std::vector<StepPresentation> steps =
       PresentSteps(model, trace.actions, trace.states);
   std::size_t r = 0;  // the row of step k
@@ -376,6 +390,9 @@ std::string Legend(const SequenceDiagram& d, const SvgOptions& svg) {
   if (marked("broke")) {
     out += "<span><i class=\"swatch broke\"></i>invariant broken</span>";
   }
+  if (!svg.loops.empty()) {
+    out += "<span><i class=\"swatch loop\"></i>loop</span>";
+  }
   return out + "<span><i class=\"swatch current\"></i>current step</span></p>";
 }
 
@@ -415,6 +432,44 @@ std::string TraceSection(const ScenarioResult& r,
   return out;
 }
 
+// The section of violation `i`, a lasso: its stem and one turn of its
+// loop, boxed, which the step-through repeats. Appends its data to `json`.
+std::string LassoSection(const ScenarioResult& r, const Violation& v,
+                         std::size_t index, std::size_t i,
+                         std::vector<std::string>& json) {
+  const std::size_t n = v.trace.length();
+  const std::size_t m = v.loop.length();
+  SvgOptions svg;
+  svg.id = fmt::format("t{}", i + 1);
+  svg.title = fmt::format(
+      "Sequence diagram: {} put off for ever by a fair cycle", v.property);
+  svg.loops.push_back({n + 1, n + m, "loop, repeated for ever"});
+  svg.marks.push_back({n + 1, "loop", "loop, for ever"});
+  svg.marks.push_back({n + m, "loop", fmt::format("back to step {}", n + 1)});
+  const Trace trace = LassoTrace(v);
+  const std::vector<StepRow> rows =
+      PresentRows(*r.model, trace.actions, trace.states, MarkedSteps(svg));
+  const std::string heading =
+      r.replay ? fmt::format(
+                     "{} (leads-to) violated by the pinned order and "
+                     "check.loop: {}",
+                     v.property, LassoText(v))
+               : fmt::format("{} (leads-to) violated by {}", v.property,
+                             LassoText(v));
+  const std::string callout = fmt::format(
+      "<strong>A fair cycle:</strong> a fair run takes {} once, then the "
+      "loop (steps {} to {}) for ever; <code>{}</code> fails in every state "
+      "of the loop, so it never comes to hold. Stepping on from the loop's "
+      "last step goes back to its first.",
+      n == 0 ? std::string("no stem")
+             : fmt::format("the stem (steps 1 to {})", n),
+      n + 1, n + m, Esc(v.property));
+  std::string out = TraceSection(r, rows, index, svg.id, heading, callout, svg);
+  json.push_back(
+      TraceJson(*r.model, trace, svg.id, rows, std::pair{n + 1, n + m}));
+  return out;
+}
+
 }  // namespace
 
 std::string HtmlReport(const ScenarioResult& result,
@@ -440,6 +495,10 @@ std::string HtmlReport(const ScenarioResult& result,
   std::vector<std::string> json;
   for (std::size_t i = 0; i < e.violations.size(); ++i) {
     const Violation& v = e.violations[i];
+    if (v.lasso()) {
+      traces += LassoSection(result, v, json.size(), i, json);
+      continue;
+    }
     const PointOfNoReturn& p = result.points_of_no_return[i];
     SvgOptions svg;
     svg.id = fmt::format("t{}", i + 1);
@@ -468,15 +527,27 @@ std::string HtmlReport(const ScenarioResult& result,
     svg.id = "replay";
     svg.title = "Sequence diagram: the pinned order, replayed";
     for (const Violation& v : e.violations) {
+      if (v.lasso()) continue;  // a lasso breaks nothing at one step
       svg.marks.push_back({v.trace.length(), "broke", "breaks " + v.property});
+    }
+    const std::size_t n = result.replay_order_steps;
+    const std::size_t m = result.replay_loop_steps;
+    for (std::size_t turn = 0; m > 0 && turn < 2; ++turn) {
+      const std::string label = fmt::format("check.loop, turn {}", turn + 1);
+      svg.loops.push_back({n + turn * m + 1, n + (turn + 1) * m, label});
+      svg.marks.push_back({n + turn * m + 1, "loop", label});
     }
     const std::vector<StepRow> rows =
         PresentRows(*result.model, result.replay->actions,
                     result.replay->states, MarkedSteps(svg));
-    traces += TraceSection(result, rows, json.size(), svg.id,
-                           fmt::format("The pinned order, replayed ({} steps)",
-                                       result.replay->length()),
-                           "", svg);
+    traces += TraceSection(
+        result, rows, json.size(), svg.id,
+        m > 0 ? fmt::format("The pinned order, replayed ({} steps), then two "
+                            "turns of check.loop ({} steps each)",
+                            n, m)
+              : fmt::format("The pinned order, replayed ({} steps)",
+                            result.replay->length()),
+        "", svg);
     json.push_back(TraceJson(*result.model, *result.replay, svg.id, rows));
   }
   if (!traces.empty()) {

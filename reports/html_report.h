@@ -13,8 +13,11 @@
 // replayed order of a pinned scenario (id "replay") a sequence diagram,
 // marking the point of no return and the breaking step, beside a
 // step-through showing every cell of durable state at the current step, the
-// cells that step changed marked; the configuration; search statistics
-// (seconds only with ReportOptions::wall_clock) and the coverage of action
+// cells that step changed marked (a lasso's loop, and each turn of a pinned
+// check.loop, sits in a dashed box; stepping on from a lasso's last step
+// goes back to its loop's first); the configuration; search statistics
+// (with the leads-to check's sentence; seconds only with
+// ReportOptions::wall_clock) and the coverage of action
 // classes, those that never fired highlighted.
 //
 // The step-through's script, the JSON it reads (embedded in the page) and

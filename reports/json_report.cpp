@@ -83,17 +83,16 @@ void WriteState(JsonWriter& w, const OutboxModel& model, const State& s) {
   w.EndObject();
 }
 
-// "initial_state" and "steps" of a trace (keys of an open object).
-void WriteTrace(JsonWriter& w, const OutboxModel& model, const Trace& trace) {
-  w.Key("initial_state");
-  WriteState(w, model, trace.states.front());
-  w.Key("steps").BeginArray();
+// The steps of `trace` as an array, numbered from `first` + 1.
+void WriteSteps(JsonWriter& w, const OutboxModel& model, const Trace& trace,
+                std::size_t first = 0) {
+  w.BeginArray();
   const std::vector<StepPresentation> steps =
       PresentSteps(model, trace.actions, trace.states);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const State& after = trace.states[i + 1];
     w.BeginObject();
-    w.Key("index").Number(static_cast<std::uint64_t>(i + 1));
+    w.Key("index").Number(static_cast<std::uint64_t>(first + i + 1));
     w.Key("action");
     WriteAction(w, model.config(), trace.actions[i]);
     w.Key("detail").String(steps[i].detail);
@@ -111,6 +110,14 @@ void WriteTrace(JsonWriter& w, const OutboxModel& model, const Trace& trace) {
     w.EndObject();
   }
   w.EndArray();
+}
+
+// "initial_state" and "steps" of a trace (keys of an open object).
+void WriteTrace(JsonWriter& w, const OutboxModel& model, const Trace& trace) {
+  w.Key("initial_state");
+  WriteState(w, model, trace.states.front());
+  w.Key("steps");
+  WriteSteps(w, model, trace);
 }
 
 void WriteScenario(JsonWriter& w, const ScenarioResult& result) {
@@ -302,6 +309,8 @@ void WriteStats(JsonWriter& w, const ScenarioResult& result,
   w.Key("reduction").String(e.reduction);
   // Unbounded fault budgets: what the search abstracted, or null.
   w.Key("abstraction").OptionalString(result.abstraction);
+  // What the leads-to check of the at-rest properties did, or null.
+  w.Key("liveness").OptionalString(result.liveness);
   if (e.partial_order) {
     w.Key("partial_order").String(*e.partial_order);
   } else {
@@ -338,6 +347,7 @@ void WriteViolations(JsonWriter& w, const ScenarioResult& result) {
     w.Key("invariant").String(v.property);
     w.Key("kind").String(explorer::PropertyKindKey(v.kind));
     w.Key("length").Number(static_cast<std::uint64_t>(v.trace.length()));
+    w.Key("lasso").Bool(v.lasso());
     w.Key("point_of_no_return").BeginObject();
     w.Key("step").OptionalNumber(p.step);
     w.Key("text").String(PointOfNoReturnText(result, i));
@@ -348,6 +358,18 @@ void WriteViolations(JsonWriter& w, const ScenarioResult& result) {
     p.step ? w.Null() : w.String(p.unknown_because);
     w.EndObject();
     WriteTrace(w, *result.model, v.trace);
+    // A lasso's loop: its steps numbered on from the stem's; the state
+    // after the last is again the one the loop began in.
+    w.Key("loop");
+    if (v.lasso()) {
+      w.BeginObject();
+      w.Key("length").Number(static_cast<std::uint64_t>(v.loop.length()));
+      w.Key("steps");
+      WriteSteps(w, *result.model, v.loop, v.trace.length());
+      w.EndObject();
+    } else {
+      w.Null();
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -419,6 +441,10 @@ void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
   }
   w.BeginObject();
   w.Key("length").Number(static_cast<std::uint64_t>(result.replay->length()));
+  w.Key("order_length")
+      .Number(static_cast<std::uint64_t>(result.replay_order_steps));
+  w.Key("loop_length")
+      .Number(static_cast<std::uint64_t>(result.replay_loop_steps));
   w.Key("ends_at_rest").Bool(result.replay_ends_at_rest);
   w.Key("broke").BeginArray();
   for (const Violation& v : result.exploration.violations) {
@@ -426,6 +452,7 @@ void WriteReplay(JsonWriter& w, const ScenarioResult& result) {
     w.Key("invariant").String(v.property);
     w.Key("kind").String(explorer::PropertyKindKey(v.kind));
     w.Key("step").Number(static_cast<std::uint64_t>(v.trace.length()));
+    w.Key("lasso").Bool(v.lasso());
     w.EndObject();
   }
   w.EndArray();

@@ -1,7 +1,7 @@
 // The JSON report of one scenario, for tools: everything the Markdown report
 // says, as data; and the run document of `check --format json`, which holds
 // the report of every scenario of a run. The schema is versioned (top-level
-// "schema_version", now 1) and described field by field in
+// "schema_version", now 2) and described field by field in
 // reports/JSON_SCHEMA.md; a change that removes or renames a field, or changes
 // its type or meaning, bumps the version.
 //
@@ -24,7 +24,7 @@
 
 namespace oc::reports {
 
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 // REQUIRES: `result` came from CheckScenario (its model is set, and there is
 // one point of no return per violation).

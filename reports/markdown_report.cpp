@@ -27,6 +27,16 @@ struct StepMark {
   bool shade = false;    // draw a shaded rect around it in the diagram
 };
 
+// A run of steps a trace shows apart: a lasso's loop, a turn of a pinned
+// loop. The diagram puts it in a Mermaid `loop` block, the step table
+// gives it a table of its own under a heading.
+struct StepBlock {
+  std::size_t first = 0;  // 1-based, inclusive
+  std::size_t last = 0;
+  std::string label;    // of the Mermaid block: "for ever"
+  std::string heading;  // Markdown, above its table
+};
+
 // A table row of cells that are already Markdown.
 std::string TableRow(const std::vector<std::string>& cells) {
   std::string out = "|";
@@ -130,7 +140,8 @@ std::string StepNumbers(const SequenceItem& item) {
 // display names as aliases, one message or note line per step, prefixed
 // with its step number.
 void AppendDiagram(const OutboxModel& model, const std::vector<StepRow>& rows,
-                   const std::vector<StepMark>& marks, std::string& out) {
+                   const std::vector<StepMark>& marks,
+                   const std::vector<StepBlock>& blocks, std::string& out) {
   const SequenceDiagram d = SequenceOf(model, rows);
   out += "```mermaid\nsequenceDiagram\n";
   for (std::size_t p = 0; p < d.participants.size(); ++p) {
@@ -138,6 +149,14 @@ void AppendDiagram(const OutboxModel& model, const std::vector<StepRow>& rows,
                        MermaidText(d.participants[p]));
   }
   for (const SequenceItem& item : d.items) {
+    // Rows never run across a block's edge (AppendTrace keeps them apart).
+    const StepBlock* block = nullptr;
+    for (const StepBlock& b : blocks) {
+      if (b.first <= item.step && item.last() <= b.last) block = &b;
+    }
+    if (block != nullptr && block->first == item.step) {
+      out += fmt::format("  loop {}\n", MermaidText(block->label));
+    }
     std::string text = fmt::format("{}. {}", StepNumbers(item), item.text);
     bool shade = false;
     for (const StepMark& m : marks) {
@@ -145,10 +164,10 @@ void AppendDiagram(const OutboxModel& model, const std::vector<StepRow>& rows,
       text += " " + m.symbol;
       shade = shade || m.shade;
     }
-    std::string indent = "  ";
+    std::string indent = block != nullptr ? "    " : "  ";
     if (shade) {
-      out += "  rect rgb(255, 228, 225)\n";
-      indent = "    ";
+      out += indent + "rect rgb(255, 228, 225)\n";
+      indent += "  ";
     }
     if (item.kind == SequenceItem::Kind::kNote) {
       out += fmt::format("{}Note over P{}: {}\n", indent, item.from,
@@ -159,7 +178,8 @@ void AppendDiagram(const OutboxModel& model, const std::vector<StepRow>& rows,
       out += fmt::format("{}P{}{}P{}: {}\n", indent, item.from, arrow, item.to,
                          MermaidText(text));
     }
-    if (shade) out += "  end\n";
+    if (shade) out += indent.substr(2) + "end\n";
+    if (block != nullptr && block->last == item.last()) out += "  end\n";
   }
   out += "```\n";
 }
@@ -224,9 +244,12 @@ void AppendStepTable(const OutboxModel& model, const Trace& trace,
   out += "\n";
 }
 
-// The initial state, the step table and the diagram of one trace.
+// The initial state, the step table and the diagram of one trace; the
+// steps of each block in `blocks` (in step order, apart) get a table of
+// their own, under its heading, and a `loop` block in the diagram.
 void AppendTrace(const OutboxModel& model, const Trace& trace,
-                 const std::vector<StepMark>& marks, std::string& out) {
+                 const std::vector<StepMark>& marks, std::string& out,
+                 const std::vector<StepBlock>& blocks = {}) {
   AppendInitialState(model, trace.states.front(), out);
   if (trace.length() == 0) {
     out += "The initial state already violates it.\n\n";
@@ -234,9 +257,27 @@ void AppendTrace(const OutboxModel& model, const Trace& trace,
   }
   std::vector<std::size_t> marked;
   for (const StepMark& m : marks) marked.push_back(m.step);
+  // A run of ticks stays on one side of a block's edge.
+  for (const StepBlock& b : blocks) {
+    marked.push_back(b.first);
+    marked.push_back(b.last + 1);
+  }
   const std::vector<StepRow> rows =
       PresentRows(model, trace.actions, trace.states, marked);
-  AppendStepTable(model, trace, rows, marks, out);
+  // The rows before the first block, then each block's.
+  std::vector<StepRow> part;
+  std::size_t next_block = 0;
+  for (const StepRow& row : rows) {
+    if (next_block < blocks.size() &&
+        row.first + 1 == blocks[next_block].first) {
+      if (!part.empty()) AppendStepTable(model, trace, part, marks, out);
+      part.clear();
+      out += blocks[next_block].heading + "\n\n";
+      ++next_block;
+    }
+    part.push_back(row);
+  }
+  AppendStepTable(model, trace, part, marks, out);
   std::vector<std::string> legend;
   for (const StepMark& m : marks) {
     legend.push_back(
@@ -244,8 +285,38 @@ void AppendTrace(const OutboxModel& model, const Trace& trace,
   }
   if (!legend.empty()) out += fmt::format("{}. ", fmt::join(legend, "; "));
   out += "Changed cells are bold in the full state.\n\n";
-  AppendDiagram(model, rows, marks, out);
+  AppendDiagram(model, rows, marks, blocks, out);
   out += "\n";
+}
+
+// A lasso: its stem, then its loop under "Loop, repeated for ever", one
+// turn, in a `loop for ever` block of the diagram.
+void AppendLasso(const ScenarioResult& result, const Violation& v,
+                 std::string& out) {
+  const std::size_t n = v.trace.length();
+  const std::size_t m = v.loop.length();
+  out += fmt::format(
+      "A fair run takes the stem once and then repeats the loop for ever; "
+      "{} fails in every state of the loop, so it never comes to hold.\n\n",
+      MarkdownCode(v.property));
+  const std::vector<StepMark> marks = {
+      {n + m, "↺", fmt::format("then step {} again", n + 1), false}};
+  // The search found the loop closed in its (possibly abstracted) graph;
+  // the concrete states shown may differ in what it abstracted.
+  const std::string closed =
+      result.replay
+          ? "`check.loop`, which the replay took twice"
+          : fmt::format(
+                "after step {} the run is back in the state before "
+                "step {}{}",
+                n + m, n + 1,
+                result.abstraction ? ", up to the abstraction of the search"
+                                   : "");
+  const std::vector<StepBlock> blocks = {
+      {n + 1, n + m, "for ever",
+       fmt::format("**Loop, repeated for ever** (steps {}–{}; {}):", n + 1,
+                   n + m, closed)}};
+  AppendTrace(*result.model, LassoTrace(v), marks, out, blocks);
 }
 
 void AppendSummary(const ScenarioResult& result, std::string& out) {
@@ -393,7 +464,11 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
   if (result.replay) {
     out += fmt::format(
         "| Search | pinned order of {}; {} |\n",
-        Plural(result.replay->length(), "step"),
+        result.replay_loop_steps > 0
+            ? fmt::format("{}, then two turns of its loop of {}",
+                          Plural(result.replay_order_steps, "step"),
+                          Plural(result.replay_loop_steps, "step"))
+            : Plural(result.replay->length(), "step"),
         result.replay_ends_at_rest
             ? "it ends at rest, so at-rest invariants were checked"
             : "it does not end at rest, so at-rest invariants were not "
@@ -426,6 +501,9 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
     if (result.abstraction) {
       out += fmt::format("| Abstraction | {} |\n",
                          MarkdownText(*result.abstraction));
+    }
+    if (result.liveness) {
+      out += fmt::format("| Liveness | {} |\n", MarkdownText(*result.liveness));
     }
     if (const auto por = PartialOrderText(result)) {
       out +=
@@ -468,6 +546,19 @@ void AppendViolations(const ScenarioResult& result, std::string& out) {
   }
   for (std::size_t i = 0; i < e.violations.size(); ++i) {
     const Violation& v = e.violations[i];
+    if (v.lasso()) {
+      out += fmt::format("### {}. {} (leads-to), violated by {}\n\n", i + 1,
+                         MarkdownCode(v.property), MarkdownText(LassoText(v)));
+      if (result.replay) {
+        out +=
+            "Its stem is the pinned order and its loop `check.loop`; see "
+            "[the replayed order](#pinned-order-replayed) for both turns.\n\n";
+      }
+      out += fmt::format("**Point of no return:** {}.\n\n",
+                         MarkdownText(PointOfNoReturnText(result, i)));
+      AppendLasso(result, v, out);
+      continue;
+    }
     out +=
         fmt::format("### {}. {} ({}), {}\n\n", i + 1, MarkdownCode(v.property),
                     KindText(v.kind), Plural(v.trace.length(), "step"));
@@ -501,6 +592,13 @@ void AppendReplay(const ScenarioResult& result, std::string& out) {
   out += "## Pinned order, replayed\n\n";
   std::vector<StepMark> marks;
   for (const Violation& v : result.exploration.violations) {
+    if (v.lasso()) {
+      out += fmt::format(
+          "- {} (leads-to) fails in every state of both turns of the loop: "
+          "a fair cycle after step {}.\n",
+          MarkdownCode(v.property), v.trace.length());
+      continue;
+    }
     out +=
         fmt::format("- {} ({}) broke at step {}.\n", MarkdownCode(v.property),
                     KindText(v.kind), v.trace.length());
@@ -512,7 +610,17 @@ void AppendReplay(const ScenarioResult& result, std::string& out) {
     out += "Every checked invariant held along it.\n";
   }
   out += "\n";
-  AppendTrace(*result.model, replay, marks, out);
+  std::vector<StepBlock> turns;
+  const std::size_t n = result.replay_order_steps;
+  const std::size_t m = result.replay_loop_steps;
+  for (std::size_t turn = 0; m > 0 && turn < 2; ++turn) {
+    const std::string label = fmt::format("check.loop, turn {}", turn + 1);
+    turns.push_back(
+        {n + turn * m + 1, n + (turn + 1) * m, label,
+         fmt::format("**`check.loop`, turn {}** (steps {}–{}):", turn + 1,
+                     n + turn * m + 1, n + (turn + 1) * m)});
+  }
+  AppendTrace(*result.model, replay, marks, out, turns);
 }
 
 }  // namespace

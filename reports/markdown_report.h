@@ -17,6 +17,14 @@
 // and the step that breaks the invariant "✖", in the action column and in
 // the diagram, where the point of no return also sits in a shaded `rect`.
 //
+// A lasso (a fair cycle that puts an at-rest invariant off for ever) is
+// shown as its stem and one turn of its loop, numbered on: the loop's steps
+// get a table of their own under "Loop, repeated for ever", sit in a
+// Mermaid `loop for ever` block, and the last is marked "↺". A pinned
+// scenario's check.loop shows its two turns likewise, each in a `loop`
+// block of its own. The Search section also gives the leads-to check's
+// sentence (ScenarioResult::liveness) beside the abstraction.
+//
 // Determinism: a pure function of `result` and `options`; the same input
 // gives the same bytes. Wall-clock seconds appear only with
 // `options.wall_clock`.

@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "invariants/invariant.h"
 #include "model/presentation.h"
+#include "reports/sequence.h"
 #include "reports/wording.h"
 
 namespace oc::reports {
@@ -162,16 +163,23 @@ std::string StepText(const std::vector<std::string>& participants,
 // trace has a step.
 void WriteCodeFlows(JsonWriter& w, const ScenarioResult& r, const Violation& v,
                     const std::string& uri, int line) {
+  // A lasso's flow is its stem and then one turn of its loop.
+  const Trace trace = v.lasso() ? LassoTrace(v) : v.trace;
   const std::vector<StepPresentation> steps =
-      PresentSteps(*r.model, v.trace.actions, v.trace.states);
+      PresentSteps(*r.model, trace.actions, trace.states);
   const std::vector<std::string> participants = Participants(*r.model);
   const bool pinned = r.replay.has_value();
   w.Key("codeFlows").BeginArray();
   w.BeginObject();
   WriteMessage(
-      w, pinned ? fmt::format("The pinned order up to where {} "
-                              "breaks: {}",
-                              v.property, Plural(steps.size(), "step"))
+      w, v.lasso()
+             ? fmt::format("A fair cycle that puts off {} for ever: the stem, "
+                           "{}, then a loop of {} repeated for ever",
+                           v.property, Plural(v.trace.length(), "step"),
+                           Plural(v.loop.length(), "step"))
+         : pinned ? fmt::format("The pinned order up to where {} "
+                                "breaks: {}",
+                                v.property, Plural(steps.size(), "step"))
          : r.simulation
              ? fmt::format("A trace that violates {} ({}): {}", v.property,
                            TraceKindText(r), Plural(steps.size(), "step"))
@@ -183,8 +191,12 @@ void WriteCodeFlows(JsonWriter& w, const ScenarioResult& r, const Violation& v,
   w.Key("locations").BeginArray();
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const std::string text = StepText(participants, steps[i], i, steps.size());
-    const int step_line = pinned && i < r.scenario.order.size()
-                              ? r.scenario.order[i].position.line
+    // A pinned step points at its line of check.order or check.loop.
+    const std::size_t n = r.scenario.order.size();
+    const int step_line = !pinned ? line
+                          : i < n ? r.scenario.order[i].position.line
+                          : i - n < r.scenario.loop.size()
+                              ? r.scenario.loop[i - n].position.line
                               : line;
     w.BeginObject();
     w.Key("location");
@@ -243,17 +255,22 @@ void WriteViolation(JsonWriter& w, const Rules& rules, const ScenarioResult& r,
   const Scenario& s = r.scenario;
   const bool expected = s.expect && Contains(s.expect->violated, v.property);
   const std::size_t n = v.trace.length();
+  // "is violated; WHAT", or for a lasso "is violated by a fair cycle: ...".
   std::string what;
-  if (n == 0) {
-    what = "the initial state violates it";
+  if (v.lasso()) {
+    what = fmt::format(" by a fair cycle: stem {}, loop {}{}",
+                       Plural(n, "step"), Plural(v.loop.length(), "step"),
+                       r.replay ? " (the pinned order and check.loop)" : "");
+  } else if (n == 0) {
+    what = "; the initial state violates it";
   } else if (r.replay) {
-    what = fmt::format("it breaks at step {} of the pinned order", n);
+    what = fmt::format("; it breaks at step {} of the pinned order", n);
   } else {
-    what = fmt::format("the shortest trace has {}", Plural(n, "step"));
+    what = fmt::format("; the shortest trace has {}", Plural(n, "step"));
   }
   const std::string message =
-      fmt::format("Scenario '{}': {} ({}) is violated; {}{}", s.name,
-                  v.property, KindText(v.kind), what,
+      fmt::format("Scenario '{}': {} ({}) is violated{}{}", s.name, v.property,
+                  KindText(v.kind), what,
                   expected   ? ", as the scenario expects."
                   : s.expect ? ". The scenario expects it to hold."
                              : ". The scenario has no expectation.");
@@ -262,11 +279,15 @@ void WriteViolation(JsonWriter& w, const Rules& rules, const ScenarioResult& r,
   w.Key("locations").BeginArray();
   WriteLocation(w, uri, line, nullptr);
   w.EndArray();
-  if (n > 0) WriteCodeFlows(w, r, v, uri, line);
+  if (n > 0 || v.lasso()) WriteCodeFlows(w, r, v, uri, line);
   w.Key("properties").BeginObject();
   w.Key("scenario").String(s.name);
   w.Key("kind").String(KindText(v.kind));
   w.Key("traceLength").Number(static_cast<std::uint64_t>(n));
+  // A lasso's loop, only for one; traceLength is then its stem's.
+  if (v.lasso()) {
+    w.Key("loopLength").Number(static_cast<std::uint64_t>(v.loop.length()));
+  }
   w.Key("expected").Bool(expected);
   w.EndObject();
   w.EndObject();
@@ -324,7 +345,7 @@ void WriteOutcome(JsonWriter& w, const Rules& rules, const ScenarioResult& r,
   WriteLocation(w, uri, ExpectLine(s), nullptr);
   w.EndArray();
   const Violation* v = invariant ? ViolationOf(r, *invariant) : nullptr;
-  if (v != nullptr && v->trace.length() > 0) {
+  if (v != nullptr && (v->trace.length() > 0 || v->lasso())) {
     WriteCodeFlows(w, r, *v, uri, ExpectLine(s));
   }
   w.Key("properties").BeginObject();

@@ -19,4 +19,13 @@ SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace) {
   return SequenceOf(model, PresentRows(model, trace.actions, trace.states));
 }
 
+Trace LassoTrace(const Violation& v) {
+  Trace t = v.trace;
+  t.actions.insert(t.actions.end(), v.loop.actions.begin(),
+                   v.loop.actions.end());
+  t.states.insert(t.states.end(), v.loop.states.begin() + 1,
+                  v.loop.states.end());
+  return t;
+}
+
 }  // namespace oc::reports

@@ -45,6 +45,12 @@ SequenceDiagram SequenceOf(const OutboxModel& model,
 // REQUIRES: `trace` is a trace of `model`.
 SequenceDiagram SequenceOf(const OutboxModel& model, const Trace& trace);
 
+// A lasso's stem and one turn of its loop as one trace, the loop's steps
+// numbered on from the stem's (steps stem + 1 .. stem + loop), for the
+// tables and drawings that show both. REQUIRES: v.lasso(); the loop starts
+// in the stem's last state.
+Trace LassoTrace(const Violation& v);
+
 }  // namespace oc::reports
 
 #endif  // OUTBOX_CHECK_REPORTS_SEQUENCE_H_

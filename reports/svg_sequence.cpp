@@ -151,6 +151,11 @@ std::string SequenceSvg(const SequenceDiagram& d, const SvgOptions& options) {
   std::vector<std::string> row_labels(d.items.size());
   int mark_width = 0;
   for (std::size_t r = 0; r < d.items.size(); ++r) {
+    for (const SvgLoop& l : options.loops) {
+      if (l.first <= d.items[r].step && d.items[r].last() <= l.last) {
+        row_classes[r] += " in-loop";
+      }
+    }
     for (const SvgMark& m : options.marks) {
       if (m.step < d.items[r].step || m.step > d.items[r].last()) continue;
       row_classes[r] += " " + m.css_class;
@@ -216,6 +221,22 @@ std::string SequenceSvg(const SequenceDiagram& d, const SvgOptions& options) {
                  row_labels[r]);
     }
     out += "</g>";
+  }
+  for (const SvgLoop& l : options.loops) {
+    // The rows it covers, which are consecutive.
+    std::size_t first_row = d.items.size(), rows = 0;
+    for (std::size_t r = 0; r < d.items.size(); ++r) {
+      if (l.first <= d.items[r].step && d.items[r].last() <= l.last) {
+        first_row = std::min(first_row, r);
+        ++rows;
+      }
+    }
+    if (rows == 0) continue;
+    out += fmt::format(
+        "<g class=\"loop\"><rect class=\"loop-box\" x=\"2\" y=\"{}\" "
+        "width=\"{}\" height=\"{}\" rx=\"6\"><title>{}</title></rect></g>",
+        rows_top + static_cast<int>(first_row) * kRowHeight + 1, width - 4,
+        static_cast<int>(rows) * kRowHeight - 2, EscapeMarkup(l.title));
   }
   out += "</svg>";
   return out;

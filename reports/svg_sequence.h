@@ -12,6 +12,9 @@
 //        <g class="note"> (a box over a lifeline with its text).
 //        A marked step adds the mark's class to the row and its label at the
 //        right edge.
+//     <g class="loop">  one per SvgLoop, after the rows: a dashed box
+//        (<rect class="loop-box">, which takes no clicks) around the rows
+//        of its steps, with its title; those rows also have class "in-loop".
 // Text is measured with a fixed per-character estimate, so very long labels
 // may overflow their lane a little; they never overlap another row.
 
@@ -37,6 +40,13 @@ struct SvgMark {
   std::string label;      // shown at the row's right edge
 };
 
+// Steps drawn inside a box: a lasso's loop, a turn of a pinned loop.
+struct SvgLoop {
+  std::size_t first = 0;  // 1-based, inclusive; rows outside are not boxed
+  std::size_t last = 0;
+  std::string title;  // the box's tooltip (<title>): "loop, repeated for ever"
+};
+
 struct SvgOptions {
   // Prefix of the row ids ("ID-step-K"); unique within the page. Letters,
   // digits and '-' only. Default "seq".
@@ -44,6 +54,7 @@ struct SvgOptions {
   // Accessible title of the drawing (<title>). Default empty: none.
   std::string title;
   std::vector<SvgMark> marks;
+  std::vector<SvgLoop> loops;
 };
 
 // The diagram as one <svg> element, ready to embed in HTML5.

@@ -7,15 +7,33 @@
 #include "common/text.h"
 #include "model/presentation.h"
 #include "model/timing.h"
+#include "reports/sequence.h"
 
 namespace oc::reports {
 namespace {
 
+// A line that opens a part of a trace: before the step after `after`
+// steps (0-based index of its first step).
+struct Heading {
+  std::size_t after = 0;
+  std::string text;
+};
+
 // The steps of `trace`, each with the cells it changed; a run of ticks
-// is one row, with the cells the whole run changed.
-void AppendSteps(const OutboxModel& model, const Trace& trace,
-                 std::string& out) {
-  for (const StepRow& row : PresentRows(model, trace.actions, trace.states)) {
+// is one row, with the cells the whole run changed, and never runs across
+// a heading.
+void AppendSteps(const OutboxModel& model, const Trace& trace, std::string& out,
+                 const std::vector<Heading>& headings = {}) {
+  std::vector<std::size_t> alone;
+  for (const Heading& h : headings) {
+    alone.push_back(h.after);
+    alone.push_back(h.after + 1);
+  }
+  for (const StepRow& row :
+       PresentRows(model, trace.actions, trace.states, alone)) {
+    for (const Heading& h : headings) {
+      if (h.after == row.first) out += "  " + h.text + "\n";
+    }
     const StepPresentation& step = row.step;
     const std::string number =
         row.grouped() ? fmt::format("{}-{}", row.first + 1, row.last + 1)
@@ -44,12 +62,17 @@ std::string FormatResult(const ScenarioResult& result,
     out += fmt::format("             - {}\n", why);
   }
   if (result.replay) {
-    out += fmt::format("  search:    pinned order of {}, {}\n",
-                       Plural(result.replay->length(), "step"),
-                       result.replay_ends_at_rest
-                           ? "ends at rest (at-rest invariants checked)"
-                           : "does not end at rest (at-rest invariants not "
-                             "checked)");
+    out +=
+        fmt::format("  search:    pinned order of {}, {}\n",
+                    result.replay_loop_steps > 0
+                        ? fmt::format("{}, then two turns of its loop of {}",
+                                      Plural(result.replay_order_steps, "step"),
+                                      Plural(result.replay_loop_steps, "step"))
+                        : Plural(result.replay->length(), "step"),
+                    result.replay_ends_at_rest
+                        ? "ends at rest (at-rest invariants checked)"
+                        : "does not end at rest (at-rest invariants not "
+                          "checked)");
   } else if (const auto simulation = SimulationText(result)) {
     out += fmt::format("  search:    {}: {}", SearchText(e), *simulation);
     if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);
@@ -136,8 +159,20 @@ std::string FormatResult(const ScenarioResult& result,
   const OutboxModel& model = *result.model;
   if (result.replay) {
     out += "\n  pinned order, replayed:\n";
-    AppendSteps(model, *result.replay, out);
+    std::vector<Heading> turns;
+    if (const std::size_t m = result.replay_loop_steps; m > 0) {
+      turns.push_back({result.replay_order_steps, "check.loop, turn 1:"});
+      turns.push_back({result.replay_order_steps + m, "check.loop, turn 2:"});
+    }
+    AppendSteps(model, *result.replay, out, turns);
     for (const Violation& v : e.violations) {
+      if (v.lasso()) {
+        out += fmt::format(
+            "  {} (leads-to) violated by the loop: it fails in every state "
+            "of both turns, a fair cycle after step {}\n",
+            v.property, v.trace.length());
+        continue;
+      }
       out += fmt::format("  {} ({}) broke at step {}\n", v.property,
                          KindText(v.kind), v.trace.length());
     }
@@ -150,9 +185,8 @@ std::string FormatResult(const ScenarioResult& result,
             "then a loop of {} repeated for ever:\n",
             v.property, Plural(v.trace.length(), "step"),
             Plural(v.loop.length(), "step"));
-        AppendSteps(model, v.trace, out);
-        out += "  loop, for ever:\n";
-        AppendSteps(model, v.loop, out);
+        AppendSteps(model, LassoTrace(v), out,
+                    {{v.trace.length(), "loop, for ever:"}});
         continue;
       }
       out += fmt::format("\n  {} ({}) violated; {}, {}:\n", v.property,
@@ -174,8 +208,13 @@ std::string ShortVerdict(const ScenarioResult& r) {
   if (e.violations.empty()) {
     return e.complete() ? "holds" : "none found, incomplete";
   }
+  const Violation& shortest = e.violations.front();
+  if (shortest.lasso()) {
+    return fmt::format("{} violated, fair cycle",
+                       r.ViolatedInvariants().size());
+  }
   return fmt::format("{} violated, {}", r.ViolatedInvariants().size(),
-                     Plural(e.violations.front().trace.length(), "step"));
+                     Plural(shortest.trace.length(), "step"));
 }
 
 // `text` in `width` columns: cut with "..." when longer.

@@ -34,11 +34,12 @@ std::string FormatResult(const ScenarioResult& result,
                          const TextOptions& options);
 
 // A table of one line per scenario, at most kSummaryWidth columns: name,
-// verdict in short ("holds", "2 violated, 5 steps", "none found,
-// incomplete"), distinct states, seconds, outcome. A name too long for the
-// table is cut with "...". Below it, the details: for each scenario whose
-// outcome fails the run (ExitCodeOf not 0), its full verdict, its
-// expectation and why they differ; then every scenario's warnings.
+// verdict in short ("holds", "2 violated, 5 steps", "1 violated, fair
+// cycle" when the shortest is a lasso, "none found, incomplete"), distinct
+// states, seconds, outcome. A name too long for the table is cut with
+// "...". Below it, the details: for each scenario whose outcome fails the
+// run (ExitCodeOf not 0), its full verdict, its expectation and why they
+// differ; then every scenario's warnings.
 std::string FormatSummary(const std::vector<ScenarioResult>& results,
                           const TextOptions& options);
 

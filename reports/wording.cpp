@@ -192,8 +192,17 @@ std::string VerdictText(const ScenarioResult& result) {
     return "no violation found (search incomplete)";
   }
   std::vector<std::string> names = result.ViolatedInvariants();
+  const Violation& shortest = e.violations.front();
   return fmt::format("violated: {} ({})", fmt::join(names, ", "),
-                     Plural(e.violations.front().trace.length(), "step"));
+                     shortest.lasso()
+                         ? LassoText(shortest)
+                         : Plural(shortest.trace.length(), "step"));
+}
+
+std::string LassoText(const Violation& v) {
+  return fmt::format("a fair cycle: stem {}, loop {}",
+                     Plural(v.trace.length(), "step"),
+                     Plural(v.loop.length(), "step"));
 }
 
 std::string ExpectedText(const Scenario& scenario) {
@@ -238,6 +247,14 @@ std::string FoundText(const ScenarioResult& result) {
   }
   std::vector<std::string> broke;
   for (const Violation& v : e.violations) {
+    if (v.lasso()) {
+      broke.push_back(
+          fmt::format("{} violated by a fair cycle (stem {}, loop "
+                      "{})",
+                      v.property, Plural(v.trace.length(), "step"),
+                      Plural(v.loop.length(), "step")));
+      continue;
+    }
     broke.push_back(fmt::format(
         "{} violated {} {}", v.property, result.replay ? "at step" : "in",
         result.replay ? std::to_string(v.trace.length())
@@ -308,6 +325,13 @@ std::string RunOutcomeText(const std::vector<ScenarioResult>& results) {
 }
 
 std::string BoundsText(const ScenarioResult& result) {
+  if (result.replay && result.replay_loop_steps > 0) {
+    return fmt::format(
+        "along one pinned order of {}, then two turns of a "
+        "loop of {}",
+        Plural(result.replay_order_steps, "step"),
+        Plural(result.replay_loop_steps, "step"));
+  }
   if (result.replay) {
     return fmt::format("along one pinned order of {}",
                        Plural(result.replay->length(), "step"));

@@ -14,8 +14,13 @@
 namespace oc::reports {
 
 // "violated: effect_at_most_once (8 steps)", "holds", "no violation found
-// (search incomplete)".
+// (search incomplete)"; when the shortest violation is a lasso,
+// "violated: eventually_offered (a fair cycle: stem 3 steps, loop 2
+// steps)".
 std::string VerdictText(const ScenarioResult& result);
+// A lasso's shape, for its verdict: "a fair cycle: stem 3 steps, loop 2
+// steps". REQUIRES: v.lasso().
+std::string LassoText(const Violation& v);
 // "violated: effect_at_most_once (8 steps)", "holds"; "none" for a
 // scenario without an expectation.
 std::string ExpectedText(const Scenario& scenario);
@@ -24,8 +29,9 @@ std::string ExpectedText(const Scenario& scenario);
 std::string OutcomeText(Outcome outcome);
 // What a check found, per invariant, in a sentence for a scenario without
 // an expectation: "2 invariants hold", "effect_at_most_once violated in 8
-// steps; 1 other invariant holds", "no violation found before the search
-// stopped at a limit; nothing is proved".
+// steps; 1 other invariant holds", "eventually_offered violated by a fair
+// cycle (stem 3 steps, loop 2 steps)", "no violation found before the
+// search stopped at a limit; nothing is proved".
 std::string FoundText(const ScenarioResult& result);
 // The outcome as the verdict blocks print it: OutcomeText, and for the
 // outcomes of a scenario without an expectation ": " and FoundText ("no
@@ -42,7 +48,8 @@ std::string RunOutcomeText(const std::vector<ScenarioResult>& results);
 // expiry, 0 relay crashes, 0 lost publish acknowledgements, 0 lost consumer
 // acknowledgements, 0 consumer crashes and 0 broker redeliveries" (with
 // ", and at most 3 claims per event" when there is a claim bound), or "along
-// one pinned order of 9 steps". A search a limit cut begins "incomplete,
+// one pinned order of 9 steps" ("..., then two turns of a loop of 2
+// steps" with check.loop). A search a limit cut begins "incomplete,
 // within at most ...", one stopped at its first violation "up to the first
 // violation, within at most ...".
 std::string BoundsText(const ScenarioResult& result);

@@ -61,8 +61,9 @@ constexpr std::string_view kBrokerKeys[] = {"dedup", "window"};
 constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
 constexpr std::string_view kCheckKeys[] = {
-    "invariants", "stop_at_first_violation", "must_fire", "walk_weights",
-    "order"};
+    "invariants", "stop_at_first_violation",
+    "must_fire",  "walk_weights",
+    "order",      "loop"};
 constexpr std::string_view kExpectKeys[] = {"verdict", "violated",
                                             "trace_length", "states"};
 constexpr std::string_view kDeclaredKeys[] = {"file"};
@@ -859,7 +860,8 @@ class Reader {
     }
     if (s.ok()) s = ReadMustFire(t);
     if (s.ok()) s = ReadWalkWeights(t);
-    if (s.ok()) s = ReadOrder(t);
+    if (s.ok()) s = ReadSteps(t, "order", out_.order);
+    if (s.ok()) s = ReadLoop(t);
     return s;
   }
 
@@ -1185,31 +1187,47 @@ class Reader {
   }
 
  private:
-  Status ReadOrder(const toml::table& check) {
-    const toml::node* node = check.get("order");
+  // check.order or check.loop: an array of actions, into `steps`.
+  Status ReadSteps(const toml::table& check, std::string_view key,
+                   std::vector<PinnedStep>& steps) {
+    const toml::node* node = check.get(key);
     if (node == nullptr) return Status::Ok();
+    const std::string name = Dotted("check", key);
     const toml::array* array = node->as_array();
     if (array == nullptr) {
-      return TypeError(*node, "check.order", "an array of actions");
+      return TypeError(*node, name, "an array of actions");
     }
     if (array->empty()) {
-      return Error(*node, "check.order",
-                   "empty; give at least one step, or leave the key out to "
-                   "search exhaustively");
+      return Error(*node, name,
+                   key == "order"
+                       ? "empty; give at least one step, or leave the key out "
+                         "to search exhaustively"
+                       : "empty; give at least one step, or leave the key "
+                         "out for no loop");
     }
     for (std::size_t i = 0; i < array->size(); ++i) {
       const toml::node& element = *array->get(i);
-      const std::string field = Indexed("check.order", i);
+      const std::string field = Indexed(name, i);
       if (!element.is_string()) return TypeError(element, field, "a string");
       const std::string& text = element.as_string()->get();
       Result<Action> action = ParseAction(out_.config, text);
       if (!action.ok()) return Error(element, field, action.status().message());
-      out_.order.push_back(
-          PinnedStep{.action = action.value(),
-                     .text = text,
-                     .position = PositionOf(element.source())});
+      steps.push_back(PinnedStep{.action = action.value(),
+                                 .text = text,
+                                 .position = PositionOf(element.source())});
     }
     return Status::Ok();
+  }
+
+  // check.loop: the steps a lasso repeats for ever after check.order.
+  Status ReadLoop(const toml::table& check) {
+    const toml::node* node = check.get("loop");
+    if (node != nullptr && out_.order.empty()) {
+      return Error(*node, "check.loop",
+                   "only allowed with check.order; a loop repeats after a "
+                   "pinned order");
+    }
+    return ReadSteps(check, "loop", out_.loop);
   }
 
   // Without an [expect] table the scenario has no expectation.

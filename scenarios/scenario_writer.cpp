@@ -202,6 +202,14 @@ void WriteCheck(const Scenario& s, std::string& out) {
     }
     out += "]\n";
   }
+  if (!s.loop.empty()) {
+    out += "loop = [\n";
+    for (const PinnedStep& step : s.loop) {
+      out += fmt::format("  {},\n",
+                         QuoteToml(FormatAction(s.config, step.action)));
+    }
+    out += "]\n";
+  }
 }
 
 void WriteExpect(const Expectation& e, std::string& out) {

@@ -29,7 +29,7 @@ path, reports, expected = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(path, encoding="utf-8") as f:
     text = f.read()
 doc = json.loads(text)  # fails on anything before or after the document
-assert doc["schema_version"] == 1, doc["schema_version"]
+assert doc["schema_version"] == 2, doc["schema_version"]
 assert doc["tool"]["name"] == "outbox-check", doc["tool"]
 assert doc["tool"]["version"], doc["tool"]
 assert doc["exit_code"] == 1, doc["exit_code"]

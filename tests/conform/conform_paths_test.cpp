@@ -77,6 +77,30 @@ TEST_CASE("a pinned scenario replays its order and nothing else") {
   CHECK(p.paths[0].trace.length() == 7);
 }
 
+TEST_CASE("a pinned lasso replays its order and two turns of its loop") {
+  Result<Scenario> s = LoadScenario(
+      std::string(OC_SOURCE_DIR) + "/tests/cli/data/no-lease-lasso.order.toml");
+  REQUIRE(s.ok());
+  const ScenarioResult r = CheckScenario(s.value()).value();
+  const PathSelection p = SelectPaths(r, 8);
+  REQUIRE(p.paths.size() == 1);
+  CHECK(p.paths[0].label == "pinned order and two turns of its loop");
+  CHECK(p.paths[0].trace.length() == 4 + 2 * 6);
+}
+
+TEST_CASE("a lasso the search found replays as its stem and one turn") {
+  Result<Scenario> s = LoadScenario(std::string(OC_SOURCE_DIR) +
+                                    "/tests/cli/data/no-lease-unbounded.toml");
+  REQUIRE(s.ok());
+  const ScenarioResult r = CheckScenario(s.value()).value();
+  const PathSelection p = SelectPaths(r, 0);
+  REQUIRE(p.paths.size() == 1);
+  CHECK(p.paths[0].label ==
+        "counterexample of eventually_offered (stem and one turn of its "
+        "loop)");
+  CHECK(p.paths[0].trace.length() == 4 + 6);
+}
+
 TEST_CASE("without a graph, further paths are walked through the model") {
   CheckOptions no_graph;
   no_graph.graph_limit = 0;

@@ -6,15 +6,17 @@ set -u
 cd "$1" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$2" check scenarios/seed/lease-expiry-after-send.toml --no-time \
+"$2" check scenarios/seed/lease-expiry-after-send.toml \
+  tests/cli/data/no-lease-unbounded.toml --no-time \
   --report-dir "$tmp" >/dev/null || exit 1
 stale=0
-for ext in md html json; do
-  if ! cmp -s "$tmp/lease-expiry-after-send.$ext" \
-       "reports/examples/lease-expiry-after-send.$ext"; then
-    echo "reports/examples/lease-expiry-after-send.$ext is stale;" \
-         "run reports/examples/regenerate.sh"
-    stale=1
-  fi
+for stem in lease-expiry-after-send no-lease.unbounded; do
+  for ext in md html json; do
+    if ! cmp -s "$tmp/$stem.$ext" "reports/examples/$stem.$ext"; then
+      echo "reports/examples/$stem.$ext is stale;" \
+           "run reports/examples/regenerate.sh"
+      stale=1
+    fi
+  done
 done
 exit $stale

@@ -10,9 +10,11 @@
 #   4. with ARROWS and NOTES, the first trace's diagram has that many (the
 #      lease-expiry-after-send trace: 7 and 1);
 #   5. with "ticks", some trace draws a run of ticks as one row, which
-#      "next" crosses in one move and "into" enters.
+#      "next" crosses in one move and "into" enters;
+#   6. with "loop", the first trace is a lasso, and "next" at its loop's
+#      last step goes back to the loop's first.
 #
-#   html_in_browser_test.sh HTML_REPORT_FIXTURE SCENARIO.toml [ARROWS NOTES [ticks]]
+#   html_in_browser_test.sh HTML_REPORT_FIXTURE SCENARIO.toml [ARROWS NOTES [ticks|loop]]
 #
 # Exit codes: 0 passed; 1 failed; 77 skipped (Chromium not installed).
 set -u
@@ -61,6 +63,10 @@ else
   if [ "$want_ticks" = ticks ]; then
     echo "$selftest" | grep -q 'next crosses a run of ticks, into enters it: ok' ||
       fail "no run of ticks was drawn as one row, or next and into did not move over and into it"
+  fi
+  if [ "$want_ticks" = loop ]; then
+    echo "$selftest" | grep -q 'trace t1: next after the loop goes back to its first step: ok' ||
+      fail "next at the end of the lasso's loop did not go back to the loop's first step"
   fi
   if echo "$selftest" | grep -q 'FAILED'; then fail "a self-test line failed"; fi
 fi

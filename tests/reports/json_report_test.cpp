@@ -201,9 +201,9 @@ TEST_CASE(
   const std::string text =
       JsonReport(Violated(), {.wall_clock = false, .command_line = {}});
   const Json j = Parse(text);
-  CHECK(text.rfind("{\n  \"schema_version\": 1,\n  \"tool\": {\n", 0) == 0);
+  CHECK(text.rfind("{\n  \"schema_version\": 2,\n  \"tool\": {\n", 0) == 0);
   CHECK(text.back() == '\n');
-  CHECK(j["schema_version"].text == "1");
+  CHECK(j["schema_version"].text == "2");
   CHECK(j.Keys() == std::vector<std::string>{
                         "schema_version", "tool", "scenario", "config",
                         "expectation", "verdict", "outcome", "exit_code",
@@ -347,6 +347,62 @@ TEST_CASE("a pinned scenario's JSON has the replay in the step form") {
   CHECK(replay["steps"][1]["action"]["kind"].text == "send_ack_lost");
 }
 
+TEST_CASE(
+    "a JSON violation says whether it is a lasso; only a lasso has a "
+    "loop") {
+  const ReportOptions options{.wall_clock = false, .command_line = {}};
+  const Json plain = Parse(JsonReport(Violated(), options));
+  const Json& v = plain["violations"][0];
+  CHECK(v.Keys() == std::vector<std::string>{"invariant", "kind", "length",
+                                             "lasso", "point_of_no_return",
+                                             "initial_state", "steps", "loop"});
+  CHECK(v["lasso"].type == Json::Type::kBool);
+  CHECK_FALSE(v["lasso"].boolean);
+  CHECK(v["loop"].type == Json::Type::kNull);
+  CHECK(plain["stats"]["liveness"].type == Json::Type::kNull);
+
+  const Json lasso = Parse(JsonReport(testing::Lasso(), options));
+  CHECK(lasso["schema_version"].text == "2");
+  const Json& l = lasso["violations"][0];
+  CHECK(l["invariant"].text == "eventually_offered");
+  CHECK(l["kind"].text == "at_rest");
+  CHECK(l["lasso"].boolean);
+  CHECK(l["length"].text == "4");
+  CHECK(l["steps"].items.size() == 4);
+  CHECK(l["loop"].Keys() == std::vector<std::string>{"length", "steps"});
+  CHECK(l["loop"]["length"].text == "6");
+  REQUIRE(l["loop"]["steps"].items.size() == 6);
+  // The loop's steps have the trace's shape, numbered on from the stem.
+  const Json& first = l["loop"]["steps"][0];
+  CHECK(first.Keys() == l["steps"][0].Keys());
+  CHECK(first["index"].text == "5");
+  CHECK(first["action"]["text"].text == "complete(A)");
+  CHECK(l["loop"]["steps"][5]["index"].text == "10");
+  CHECK(lasso["stats"]["liveness"].text.rfind("leads-to under weak fairness",
+                                              0) == 0);
+}
+
+TEST_CASE(
+    "a pinned lasso's JSON replay has the order's and the loop's lengths "
+    "and both turns") {
+  const Json j = Parse(JsonReport(testing::PinnedLasso(),
+                                  {.wall_clock = false, .command_line = {}}));
+  const Json& replay = j["replay"];
+  CHECK(replay["length"].text == "16");
+  CHECK(replay["order_length"].text == "4");
+  CHECK(replay["loop_length"].text == "6");
+  CHECK(replay["steps"].items.size() == 16);
+  CHECK(replay["broke"][0]["step"].text == "4");
+  CHECK(replay["broke"][0]["lasso"].boolean);
+  CHECK(j["violations"][0]["lasso"].boolean);
+  CHECK(j["violations"][0]["loop"]["length"].text == "6");
+  // A plain pinned order has no loop.
+  const Json plain =
+      Parse(JsonReport(Pinned(), {.wall_clock = false, .command_line = {}}));
+  CHECK(plain["replay"]["order_length"].text == "8");
+  CHECK(plain["replay"]["loop_length"].text == "0");
+}
+
 TEST_CASE("a scenario that holds has an empty violation list in JSON") {
   const std::string text =
       JsonReport(Holding(), {.wall_clock = false, .command_line = {}});
@@ -421,7 +477,7 @@ TEST_CASE(
       results, {.tool_version = "9.8.7", .exit_code = 0, .interrupted = false},
       {.wall_clock = false, .command_line = {}});
   std::string expected =
-      "{\n  \"schema_version\": 1,\n  \"tool\": {\n    \"name\": "
+      "{\n  \"schema_version\": 2,\n  \"tool\": {\n    \"name\": "
       "\"outbox-check\",\n    \"version\": \"9.8.7\"\n  },\n  "
       "\"exit_code\": 0,\n  \"interrupted\": false,\n  \"scenarios\": [";
   for (std::size_t i = 0; i < results.size(); ++i) {

@@ -179,6 +179,42 @@ verdict = "holds"
                    "outage.toml");
 }
 
+// Without a lease, relays A and B take turns claiming and sending e1 for
+// ever while fencing rejects every completion: eventually_offered is
+// violated by a lasso, a stem of 4 steps and a loop of 6.
+inline std::string NoLeaseText(const std::string& pinned) {
+  return R"x(name = "no-lease.unbounded"
+relays = ["A", "B"]
+events = 1
+[switches]
+lease = false
+fencing = true
+[faults]
+relay_crashes = "any"
+[check]
+invariants = ["stale_completion_rejected", "eventually_offered"]
+)x" + pinned;
+}
+
+// The exhaustive search that finds the lasso, without an expectation.
+inline ScenarioResult Lasso() {
+  return CheckText(NoLeaseText(""), "no-lease.toml");
+}
+
+// The same lasso pinned: its stem as check.order, its loop as check.loop.
+inline ScenarioResult PinnedLasso() {
+  return CheckText(NoLeaseText(R"x(order = ["claim(A, e1)", "send(A)",
+         "claim(B, e1)", "send(B)"]
+loop = ["complete(A)", "claim(A, e1)", "complete(B)", "send(A)",
+        "claim(B, e1)", "send(B)"]
+[expect]
+verdict = "violated"
+violated = "eventually_offered"
+trace_length = 4
+)x"),
+                   "no-lease.pinned.toml");
+}
+
 }  // namespace oc::reports::testing
 
 #endif  // OUTBOX_CHECK_TESTS_REPORTS_WRITER_FIXTURES_H_

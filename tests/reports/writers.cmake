@@ -9,7 +9,8 @@ add_executable(report_writers_test
   ${CMAKE_CURRENT_LIST_DIR}/no_expectation_reports_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/file_names_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sarif_report_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/text_report_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/text_report_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lasso_reports_test.cpp)
 target_link_libraries(report_writers_test PRIVATE oc_reports oc_scenarios
   oc_test_main)
 oc_discover(report_writers_test unit)

@@ -52,6 +52,10 @@ void CheckSame(const Scenario& a, const Scenario& b) {
   for (std::size_t i = 0; i < a.order.size(); ++i) {
     CHECK(a.order[i].action == b.order[i].action);
   }
+  REQUIRE(a.loop.size() == b.loop.size());
+  for (std::size_t i = 0; i < a.loop.size(); ++i) {
+    CHECK(a.loop[i].action == b.loop[i].action);
+  }
   REQUIRE(a.expect.has_value() == b.expect.has_value());
   if (!a.expect) return;
   CHECK(a.expect->verdict == b.expect->verdict);
@@ -864,6 +868,47 @@ TEST_CASE("a pinned step that does not parse is reported at its position") {
   CHECK(ErrorOf(check + "order = \"send(A)\"\n") ==
         "scenarios/x.toml:5:9: check.order: expected an array of actions, "
         "got a string");
+}
+
+TEST_CASE("check.loop loads after an order, with the positions of its steps") {
+  const Scenario s = Load(std::string(kHead) +
+                          "[check]\ninvariants = [\"eventually_offered\"]\n"
+                          "order = [\"claim(A, e1)\"]\n"
+                          "loop = [\"send(A)\",\n  \"complete(A)\"]\n");
+  REQUIRE(s.loop.size() == 2);
+  CHECK(s.loop[0].text == "send(A)");
+  CHECK(s.loop[1].text == "complete(A)");
+  CHECK(s.loop[1].position.line == 7);
+  CHECK(s.loop[1].position.column == 3);
+  // Printed after the order, and read back the same.
+  const std::string printed = FormatScenario(s);
+  CHECK(printed.find("order = [\n  \"claim(A, e1)\",\n]\nloop = [\n  "
+                     "\"send(A)\",\n  \"complete(A)\",\n]\n") !=
+        std::string::npos);
+  CheckSame(s, Load(printed));
+}
+
+TEST_CASE("a bad check.loop is reported at its position") {
+  const std::string check =
+      std::string(kHead) + "[check]\ninvariants = [\"eventually_offered\"]\n";
+  CHECK(ErrorOf(check + "loop = [\"send(A)\"]\n") ==
+        "scenarios/x.toml:5:8: check.loop: only allowed with check.order; a "
+        "loop repeats after a pinned order");
+  const std::string pinned = check + "order = [\"claim(A, e1)\"]\n";
+  CHECK(ErrorOf(pinned + "loop = []\n") ==
+        "scenarios/x.toml:6:8: check.loop: empty; give at least one step, or "
+        "leave the key out for no loop");
+  CHECK(ErrorOf(pinned + "loop = \"send(A)\"\n") ==
+        "scenarios/x.toml:6:8: check.loop: expected an array of actions, got "
+        "a string");
+  CHECK(ErrorOf(pinned + "loop = [\"send(A)\", 2]\n") ==
+        "scenarios/x.toml:6:20: check.loop[2]: expected a string, got an "
+        "integer");
+  CHECK(ErrorOf(pinned + "loop = [\"send(A)\",\n  \"send(XYZ)\"]\n") ==
+        "scenarios/x.toml:7:3: check.loop[2]: unknown relay 'XYZ' in "
+        "'send(XYZ)'; relays are A");
+  CHECK(ErrorOf(pinned + "lop = [\"send(A)\"]\n") ==
+        "scenarios/x.toml:6:1: check.lop: unknown key; did you mean 'loop'?");
 }
 
 // ---------------------------------------------------------------------------

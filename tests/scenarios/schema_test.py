@@ -190,6 +190,12 @@ REFUSED = [
     ("a walk weight that is not a whole number", "scenario",
      'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
      'walk_weights = { claim = 2.5 }\n', "$.check.walk_weights.claim"),
+    ("a loop without an order", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'loop = ["claim(r1, e1)"]\n', "$.check"),
+    ("an empty loop", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'order = ["claim(r1, e1)"]\nloop = []\n', "$.check.loop"),
     ("a strategy with five steps", "strategy",
      'name = "s"\nsteps = [["stop"], ["stop"], ["stop"], ["stop"], '
      '["stop"]]\n', "$.steps"),
@@ -204,6 +210,9 @@ REFUSED = [
 # everything: no [expect] (it is optional), attributes of an event's own, a
 # strategy file, the age sweeper with its knobs, walk weights.
 ACCEPTED = [
+    ("a pinned order with a loop", "scenario",
+     'relays = 1\nevents = 1\n[check]\ninvariants = ["eventually_offered"]\n'
+     'order = ["claim(r1, e1)"]\nloop = ["send(r1)"]\n'),
     ("no [check] and no [expect]", "scenario",
      'relays = ["A", "B"]\nevents = 2\n[[invariants]]\nname = "mine"\n'
      'holds = "all(events, offered[event] <= 1)"\n'),
