@@ -667,12 +667,8 @@ void CheckLiveness(const OutboxModel& model,
                     .count();
     }
   } timer{start, result.liveness_seconds};
-  if (options.distributed && model.Abstracted()) {
-    Undecided(result,
-              "the leads-to check of unbounded budgets needs the whole state "
-              "graph in one process; run it without --distributed");
-    return;
-  }
+  // Spread over ranks (options.distributed), every rank builds the whole
+  // graph below and reaches the same answer: this check is not shared out.
   if (!model.Abstracted() && !e.graph) {
     result.liveness =
         "every run ends (bounded budgets leave no cycle), so the at-rest "

@@ -16,7 +16,7 @@ if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 scenarios="scenarios/seed scenarios/examples scenarios/presets scenarios/consumers
-  scenarios/bench/1-small.toml scenarios/bench/7-mixed-faults.toml"
+  scenarios/unbounded scenarios/bench/1-small.toml scenarios/bench/7-mixed-faults.toml"
 run() { # NAME FLAG COMMAND...: the outputs of one run, in $work/NAME
   name=$1 flag=$2
   shift 2

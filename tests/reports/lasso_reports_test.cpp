@@ -75,8 +75,9 @@ TEST_CASE(
   // No step of the stem is marked as the violation.
   CHECK_FALSE(Contains(md, "✖"));
   CHECK(Contains(md,
-                 "| Liveness | leads-to under weak fairness, over the "
-                 "whole graph of 53 states"));
+                 "| Liveness | leads-to under weak fairness (and no run "
+                 "taking more copies than were added), over the whole graph "
+                 "of 53 states"));
 }
 
 TEST_CASE("the HTML report boxes the loop and steps back into it") {
