@@ -509,8 +509,12 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
   return Guard::kEnabled;
 }
 
-bool OutboxModel::IsFault(const State& from, const Action& a) const {
-  switch (a.kind) {
+namespace {
+
+// The kinds every action of which spends a fault budget (an expiry spends
+// one only when it is premature).
+bool AlwaysFault(ActionKind kind) {
+  switch (kind) {
     case ActionKind::kSendAckLost:
     case ActionKind::kCrashRelay:
     case ActionKind::kAckLost:
@@ -521,11 +525,16 @@ bool OutboxModel::IsFault(const State& from, const Action& a) const {
     case ActionKind::kCommitFails:
     case ActionKind::kLoseWrite:
       return true;
-    case ActionKind::kExpire:
-      return Premature(from, a.event);
     default:
       return false;
   }
+}
+
+}  // namespace
+
+bool OutboxModel::IsFault(const State& from, const Action& a) const {
+  if (AlwaysFault(a.kind)) return true;
+  return a.kind == ActionKind::kExpire && Premature(from, a.event);
 }
 
 void OutboxModel::Spend(State& s, std::uint8_t Budgets::*left) const {
@@ -545,19 +554,11 @@ bool OutboxModel::Premature(const State& s, int event) const {
 
 bool OutboxModel::Due(const State& s, const Action& a) const {
   const std::size_t events = config_.events.size();
+  // Faults are never due (the relay styles' meet no clock: Validate keeps
+  // them out of timed scenarios), nor is time passing.
+  if (AlwaysFault(a.kind)) return false;
   switch (a.kind) {
-    case ActionKind::kSendAckLost:
-    case ActionKind::kCrashRelay:
-    case ActionKind::kAckLost:
-    case ActionKind::kCrashConsumer:
-    case ActionKind::kRedeliver:
-    case ActionKind::kConsumerOutage:
-    case ActionKind::kDatabaseOutage:
     case ActionKind::kTick:
-    // The relay styles' faults (its actions meet no clock: Validate keeps them
-    // out of timed scenarios).
-    case ActionKind::kCommitFails:
-    case ActionKind::kLoseWrite:
       return false;
     case ActionKind::kExpire:
       return !Premature(s, a.event);

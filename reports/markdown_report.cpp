@@ -463,12 +463,7 @@ void AppendSearch(const ScenarioResult& result, const ReportOptions& options,
   out += "## Search\n\n| Measure | Value |\n|---|---|\n";
   if (result.replay) {
     out += fmt::format(
-        "| Search | pinned order of {}; {} |\n",
-        result.replay_loop_steps > 0
-            ? fmt::format("{}, then two turns of its loop of {}",
-                          Plural(result.replay_order_steps, "step"),
-                          Plural(result.replay_loop_steps, "step"))
-            : Plural(result.replay->length(), "step"),
+        "| Search | pinned order of {}; {} |\n", PinnedLengthText(result),
         result.replay_ends_at_rest
             ? "it ends at rest, so at-rest invariants were checked"
             : "it does not end at rest, so at-rest invariants were not "

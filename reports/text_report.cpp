@@ -62,17 +62,12 @@ std::string FormatResult(const ScenarioResult& result,
     out += fmt::format("             - {}\n", why);
   }
   if (result.replay) {
-    out +=
-        fmt::format("  search:    pinned order of {}, {}\n",
-                    result.replay_loop_steps > 0
-                        ? fmt::format("{}, then two turns of its loop of {}",
-                                      Plural(result.replay_order_steps, "step"),
-                                      Plural(result.replay_loop_steps, "step"))
-                        : Plural(result.replay->length(), "step"),
-                    result.replay_ends_at_rest
-                        ? "ends at rest (at-rest invariants checked)"
-                        : "does not end at rest (at-rest invariants not "
-                          "checked)");
+    out += fmt::format("  search:    pinned order of {}, {}\n",
+                       PinnedLengthText(result),
+                       result.replay_ends_at_rest
+                           ? "ends at rest (at-rest invariants checked)"
+                           : "does not end at rest (at-rest invariants not "
+                             "checked)");
   } else if (const auto simulation = SimulationText(result)) {
     out += fmt::format("  search:    {}: {}", SearchText(e), *simulation);
     if (options.wall_clock) out += fmt::format(", {:.2f} s", stats.seconds);

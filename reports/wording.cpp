@@ -324,6 +324,15 @@ std::string RunOutcomeText(const std::vector<ScenarioResult>& results) {
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
+std::string PinnedLengthText(const ScenarioResult& result) {
+  if (result.replay_loop_steps == 0) {
+    return Plural(result.replay->length(), "step");
+  }
+  return fmt::format("{}, then two turns of its loop of {}",
+                     Plural(result.replay_order_steps, "step"),
+                     Plural(result.replay_loop_steps, "step"));
+}
+
 std::string BoundsText(const ScenarioResult& result) {
   if (result.replay && result.replay_loop_steps > 0) {
     return fmt::format(

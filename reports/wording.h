@@ -13,6 +13,10 @@
 
 namespace oc::reports {
 
+// How long a pinned order is: "11 steps", or, with check.loop, "4 steps,
+// then two turns of its loop of 6 steps". REQUIRES: result.replay.
+std::string PinnedLengthText(const ScenarioResult& result);
+
 // "violated: effect_at_most_once (8 steps)", "holds", "no violation found
 // (search incomplete)"; when the shortest violation is a lasso,
 // "violated: eventually_offered (a fair cycle: stem 3 steps, loop 2

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "explorer/state_graph.h"
+#include "tests/explorer/tiny_graph.h"
 #include "tests/explorer/toy_models.h"
 
 namespace doctest {
@@ -41,39 +42,8 @@ using Ids = std::vector<std::size_t>;
 
 constexpr bool kFault = true;
 
-struct Edge {
-  std::size_t from;
-  std::size_t to;
-  std::uint64_t cls;
-  bool fault = false;
-};
-
-// A hand-built graph in compressed sparse row form: edge i of the list is
-// edge id i. `kinds` has a 'B' (bad) or 'G' (good) per vertex.
-class TinyGraph {
- public:
-  // REQUIRES: edges sorted by source.
-  TinyGraph(std::string kinds, std::vector<Edge> edges)
-      : kinds_(std::move(kinds)),
-        edges_(std::move(edges)),
-        begin_(kinds_.size() + 1, 0) {
-    for (const Edge& e : edges_) ++begin_[e.from + 1];
-    for (std::size_t v = 0; v < kinds_.size(); ++v) begin_[v + 1] += begin_[v];
-  }
-  std::size_t num_vertices() const { return kinds_.size(); }
-  std::size_t num_edges() const { return edges_.size(); }
-  std::size_t out_begin(std::size_t v) const { return begin_[v]; }
-  std::size_t out_end(std::size_t v) const { return begin_[v + 1]; }
-  std::size_t target(std::size_t e) const { return edges_[e].to; }
-
-  bool bad(std::size_t v) const { return kinds_[v] == 'B'; }
-  const Edge& edge(std::size_t e) const { return edges_[e]; }
-
- private:
-  std::string kinds_;
-  std::vector<Edge> edges_;
-  std::vector<std::size_t> begin_;
-};
+using Edge = oc::testing::TinyEdge;
+using oc::testing::TinyGraph;
 
 std::optional<Lasso> Find(const TinyGraph& g) {
   return FindFairLasso(

@@ -22,7 +22,7 @@ using testing::Count;
 using testing::Lasso;
 using testing::PinnedLasso;
 
-constexpr ReportOptions kNoTime{.wall_clock = false, .command_line = {}};
+const ReportOptions kNoTime{.wall_clock = false, .command_line = {}};
 
 TEST_CASE("the no-lease scenario is violated by a lasso of 4 and 6 steps") {
   const ScenarioResult r = Lasso();
