@@ -9,6 +9,7 @@
 
 #include "common/json_writer.h"
 #include "common/text.h"
+#include "model/action.h"
 #include "model/presentation.h"
 #include "model/state_cells.h"
 
@@ -30,7 +31,16 @@ bool IsCanonicalInteger(const std::string& text) {
 std::string ItfTrace(const ScenarioResult& result, std::size_t violation) {
   const Violation& v = result.exploration.violations.at(violation);
   const OutboxModel& model = *result.model;
-  const Trace& trace = v.trace;
+  // A lasso: the stem, then the loop's states but its last, and ITF's
+  // "loop" index says the run goes on from the loop's first state.
+  Trace trace = v.trace;
+  const std::size_t loop_start = trace.length();
+  if (v.lasso()) {
+    for (std::size_t i = 0; i + 1 < v.loop.actions.size(); ++i) {
+      trace.actions.push_back(v.loop.actions[i]);
+      trace.states.push_back(v.loop.states[i + 1]);
+    }
+  }
 
   std::vector<std::vector<Cell>> states;
   for (const State& s : trace.states) states.push_back(Cells(model, s));
@@ -55,16 +65,35 @@ std::string ItfTrace(const ScenarioResult& result, std::size_t violation) {
   w.Key("format-description").String(kFormatDescription);
   w.Key("source").String(result.scenario.path);
   w.Key("description")
-      .String(fmt::format(
-          "{} of {} in scenario '{}', {}, written by outbox-check",
-          pinned ? "The pinned order up to the violation"
-                 : "The shortest counterexample",
-          v.property, result.scenario.name, Plural(trace.length(), "step")));
+      .String(
+          v.lasso()
+              ? fmt::format(
+                    "A lasso breaking {} in scenario '{}', written by "
+                    "outbox-check: a stem of {}, then a loop of {} that a "
+                    "fair run repeats for ever; after the last state, "
+                    "'{}' leads back to state {} (equal up to the "
+                    "renumbering of tokens, where the search abstracts)",
+                    v.property, result.scenario.name,
+                    Plural(v.trace.length(), "step"),
+                    Plural(v.loop.length(), "step"),
+                    FormatAction(result.scenario.config, v.loop.actions.back()),
+                    loop_start)
+              : fmt::format(
+                    "{} of {} in scenario '{}', {}, written by outbox-check",
+                    pinned ? "The pinned order up to the violation"
+                           : "The shortest counterexample",
+                    v.property, result.scenario.name,
+                    Plural(trace.length(), "step")));
   w.Key("scenario").String(result.scenario.name);
   w.Key("invariant").String(v.property);
   w.Key("kind").String(explorer::PropertyKindKey(v.kind));
   w.Key("search").String(pinned ? "pinned" : "exhaustive");
-  w.Key("length").Number(static_cast<std::uint64_t>(trace.length()));
+  w.Key("length").Number(static_cast<std::uint64_t>(v.trace.length()));
+  if (v.lasso()) {
+    w.Key("loop_length").Number(static_cast<std::uint64_t>(v.loop.length()));
+    w.Key("loop_closing_action")
+        .String(FormatAction(result.scenario.config, v.loop.actions.back()));
+  }
   w.EndObject();
   w.Key("vars").BeginArray();
   for (const Cell& c : first) w.String(c.name);
@@ -92,6 +121,7 @@ std::string ItfTrace(const ScenarioResult& result, std::size_t violation) {
     w.EndObject();
   }
   w.EndArray();
+  if (v.lasso()) w.Key("loop").Number(static_cast<std::uint64_t>(loop_start));
   w.EndObject();
   return w.Finish();
 }

@@ -17,6 +17,11 @@
 //    for every state but the first the step that led to it: "action", as
 //    pinned orders write it, "detail", and "step", the model's words for it
 //    in the sequence diagrams) and one value per variable.
+//  - for a lasso, "loop": the index of the state the run goes back to
+//    after the last one (the stem's end), as the ADR defines it; the
+//    states are the stem's, then the loop's but its last, and "#meta"
+//    adds "loop_length" and "loop_closing_action", the step from the last
+//    state back to state "loop" ("length" is the stem's).
 // A variable whose value is a decimal integer in every state of the trace
 // is an ITF integer, written {"#bigint": "N"} (the ADR allows that form for
 // any integer; Apalache and Quint write every integer so, and a typed

@@ -15,6 +15,7 @@ namespace {
 
 using reports::testing::Contains;
 using reports::testing::Count;
+using reports::testing::Lasso;
 using reports::testing::PinnedViolated;
 using reports::testing::Violated;
 
@@ -49,6 +50,20 @@ TEST_CASE("a pinned order's violation is an ITF trace up to where it broke") {
   CHECK(Contains(itf, "\"search\": \"pinned\""));
   CHECK(Count(itf, "\"index\": ") ==
         static_cast<int>(r.exploration.violations[0].trace.length()) + 1);
+}
+
+TEST_CASE("a lasso is an ITF trace with a loop index") {
+  // Stem of 4 steps, loop of 6: the initial state, 4 stem states and the
+  // loop's states but its last (which returns to state 4): 10 states.
+  const ScenarioResult r = Lasso();
+  REQUIRE(r.exploration.violations.size() == 1);
+  REQUIRE(r.exploration.violations[0].lasso());
+  const std::string itf = ItfTrace(r, 0);
+  CHECK(Count(itf, "\"index\": ") == 10);
+  CHECK(Contains(itf, "\"length\": 4,\n"));
+  CHECK(Contains(itf, "\"loop_length\": 6,\n"));
+  CHECK(Contains(itf, "\"loop_closing_action\": \"send(B)\"\n"));
+  CHECK(Contains(itf, "\n  \"loop\": 4\n}"));
 }
 
 TEST_CASE("the ITF trace is a pure function of the result") {
