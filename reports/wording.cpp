@@ -351,8 +351,9 @@ std::string BoundsText(const ScenarioResult& result) {
   const bool any = AnyUnboundedBudget(c);
   auto words = [&](const FaultBudget& budget) {
     const int pool = Pool(c, budget);
-    return any ? BudgetLimit(pool, budget)
-               : Plural(pool, budget.singular, budget.plural);
+    if (!any) return Plural(pool, budget.singular, budget.plural);
+    return pool == 0 ? fmt::format("no {}", budget.plural)
+                     : BudgetLimit(pool, budget);
   };
   std::vector<std::string> seed;
   ForEachBudget(BudgetFamily::kSeed, [&](const FaultBudget& budget) {

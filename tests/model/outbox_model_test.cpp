@@ -180,7 +180,7 @@ TEST_CASE("consume takes a copy and runs a one-step handler to holding") {
         "instance 1 of group g1 is holding(e1), not midway");
 }
 
-TEST_CASE("acknowledge forgets the delivery; ack_lost puts the copy back") {
+TEST_CASE("acknowledge forgets the delivery, ack_lost puts the copy back") {
   Config c = TwoRelays();
   c.budgets.lost_consumer_acks = 1;
   OutboxModel m(c);

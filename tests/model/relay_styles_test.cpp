@@ -23,7 +23,7 @@ Config Styled(RelayStyle style, int relays, int events,
   return c;
 }
 
-TEST_CASE("row_lock: another relay skips a locked row; complete publishes") {
+TEST_CASE("row_lock: another relay skips a locked row, complete publishes") {
   Config c = Styled(RelayStyle::kRowLock, 2, 1, {Strategy::kCreditInbox});
   OutboxModel m(c);
   State s = Run(m, {"claim(r1, e1)"});
