@@ -1130,6 +1130,20 @@ void OutboxModel::CountFlows(const State& from, const Action& a,
   }
 }
 
+State OutboxModel::AbstractOf(const State& s) const {
+  if (!abstract_) return s;
+  State t = s;
+  constexpr std::uint8_t kCap = kCountCap;
+  for (EventCells& row : t.events) row.offered = std::min(row.offered, kCap);
+  for (GroupEventCells& c : t.group_events) {
+    c.ready = std::min(c.ready, kCap);
+    c.effects = std::min(c.effects, kCap);
+    c.sent = std::min(c.sent, kCap);
+  }
+  if (renumber_tokens_) RenumberTokens(t);
+  return t;
+}
+
 std::string OutboxModel::AbstractionDescription() const {
   if (!abstract_) return "none";
   std::string text = fmt::format(

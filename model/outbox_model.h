@@ -158,6 +158,11 @@ class OutboxModel {
   // not a real run (explorer/compassion.h).
   void CountFlows(const State& from, const Action& a, const State& to,
                   std::uint64_t& stays, std::uint64_t& adds) const;
+  // The abstract state that stands for the concrete state `s` (its counts
+  // saturated, its tokens renumbered), as the search's states and graph
+  // hold it; `s` itself when the model does not abstract. For looking up a
+  // concrete trace's states in the graph.
+  State AbstractOf(const State& s) const;
   // The value at which abstracted counts saturate.
   static constexpr int kCountCap = 2;
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -55,18 +56,42 @@ Result<std::string> GraphvizReport(const ScenarioResult& result,
   };
   const std::vector<Cell> initial = Cells(model, state(0));
 
-  // The first violation's path, as the set of (state, action) edges on it.
-  std::set<std::pair<std::size_t, std::size_t>> path;
+  // The first violation's path, as the set of (state, state) edges on it,
+  // and a lasso's loop apart. Followed through the graph by its actions
+  // from the initial state: where the search abstracted counts, the
+  // trace's states are concrete and the graph's are not. Of several edges
+  // with the step's action (an abstracted count that fell may also stay),
+  // the one to the trace's own state, if the graph has it, else the first.
+  std::set<std::pair<std::size_t, std::size_t>> path, loop;
   std::set<std::size_t> bad;
   if (!e.violations.empty()) {
-    const Trace& t = e.violations.front().trace;
-    auto vertex = [&](const State& s) -> std::size_t {
-      return g.Find(model, s).value_or(0);
+    const Violation& violation = e.violations.front();
+    std::size_t at = 0;
+    bool lost = false;
+    auto follow = [&](const Trace& t,
+                      std::set<std::pair<std::size_t, std::size_t>>& into) {
+      for (std::size_t i = 0; i < t.actions.size() && !lost; ++i) {
+        const std::optional<std::uint32_t> exact =
+            g.Find(model, model.AbstractOf(t.states[i + 1]));
+        std::optional<std::size_t> next;
+        for (auto edge = g.out_begin(static_cast<std::uint32_t>(at));
+             edge != g.out_end(static_cast<std::uint32_t>(at)); ++edge) {
+          if (!(g.action(edge) == t.actions[i])) continue;
+          if (!next || (exact && g.target(edge) == *exact)) {
+            next = g.target(edge);
+          }
+        }
+        if (!next) {
+          lost = true;  // not in this graph; draw what was found
+          break;
+        }
+        into.insert({at, *next});
+        at = *next;
+      }
     };
-    for (std::size_t i = 0; i < t.actions.size(); ++i) {
-      path.insert({vertex(t.states[i]), vertex(t.states[i + 1])});
-    }
-    bad.insert(vertex(t.states.back()));
+    follow(violation.trace, path);
+    if (!lost) bad.insert(at);
+    if (violation.lasso()) follow(violation.loop, loop);
   }
 
   // The DOT text, laid out as Boost.Graph's write_graphviz laid it out
@@ -96,7 +121,11 @@ Result<std::string> GraphvizReport(const ScenarioResult& result,
       const std::size_t to = g.target(edge);
       out << from << "->" << to << " [label=\""
           << Escape(FormatAction(model.config(), g.action(edge))) << "\"";
-      if (path.count({from, to})) out << ", color=red, penwidth=2";
+      if (path.count({from, to})) {
+        out << ", color=red, penwidth=2";
+      } else if (loop.count({from, to})) {
+        out << ", color=blue, penwidth=2, style=bold";
+      }
       out << "];\n";
     }
   }

@@ -1,6 +1,7 @@
 // The explored state graph of a scenario in Graphviz DOT: each state
 // labelled with the cells that differ from the initial state, each edge with
-// its action; the shortest counterexample's path drawn in red, terminal
+// its action; the shortest counterexample's path drawn in red (a lasso's
+// loop after it in blue), terminal
 // states as double octagons, bounded dead ends dashed, states that break an
 // invariant filled.
 
