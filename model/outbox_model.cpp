@@ -1040,22 +1040,19 @@ void OutboxModel::Abstract(const State& before,
   std::size_t fell_count = 0;
   {
     State& after = out.back().second;
-    auto saturate = [&](std::uint8_t was, std::uint8_t& now, Fell where) {
-      if (now > kCap) now = kCap;
+    auto note_fall = [&](std::uint8_t was, std::uint8_t now, Fell where) {
       if (was == kCap && now == kCap - 1 && fell_count < fell.size()) {
         fell[fell_count++] = where;
       }
     };
     for (std::size_t e = 0; e < after.events.size(); ++e) {
-      saturate(before.events[e].offered, after.events[e].offered, {false, e});
+      note_fall(before.events[e].offered, after.events[e].offered, {false, e});
     }
     for (std::size_t i = 0; i < after.group_events.size(); ++i) {
-      GroupEventCells& c = after.group_events[i];
-      if (c.effects > kCap) c.effects = kCap;
-      if (c.sent > kCap) c.sent = kCap;
-      saturate(before.group_events[i].ready, c.ready, {true, i});
+      note_fall(before.group_events[i].ready, after.group_events[i].ready,
+                {true, i});
     }
-    if (renumber_tokens_) RenumberTokens(after);
+    ToAbstract(after);
   }
   if (fell_count == 0) return;
   // Every choice of which fallen counts stay at the cap, but the one where
@@ -1130,17 +1127,21 @@ void OutboxModel::CountFlows(const State& from, const Action& a,
   }
 }
 
-State OutboxModel::AbstractOf(const State& s) const {
-  if (!abstract_) return s;
-  State t = s;
+void OutboxModel::ToAbstract(State& s) const {
   constexpr std::uint8_t kCap = kCountCap;
-  for (EventCells& row : t.events) row.offered = std::min(row.offered, kCap);
-  for (GroupEventCells& c : t.group_events) {
+  for (EventCells& row : s.events) row.offered = std::min(row.offered, kCap);
+  for (GroupEventCells& c : s.group_events) {
     c.ready = std::min(c.ready, kCap);
     c.effects = std::min(c.effects, kCap);
     c.sent = std::min(c.sent, kCap);
   }
-  if (renumber_tokens_) RenumberTokens(t);
+  if (renumber_tokens_) RenumberTokens(s);
+}
+
+State OutboxModel::AbstractOf(const State& s) const {
+  if (!abstract_) return s;
+  State t = s;
+  ToAbstract(t);
   return t;
 }
 

@@ -227,6 +227,8 @@ class OutboxModel {
   // saturated.
   void Abstract(const State& before,
                 std::vector<std::pair<Action, State>>& out) const;
+  // Saturates the counts of `s` and renumbers its tokens, in place.
+  void ToAbstract(State& s) const;
   // Renumbers each event's tokens 1, 2, ... in their order, 0 kept.
   static void RenumberTokens(State& s);
 
