@@ -43,6 +43,14 @@ int RunConform(const ConformFlags& flags, std::FILE* out, std::FILE* err) {
     }
     // The other relay styles, message identity, source commits and broker
     // faults have no SQL mapping yet either.
+    if (scenario.config.broker.delivery == Delivery::kPartitioned) {
+      fmt::print(err,
+                 "outbox-check conform: {}: broker.delivery is "
+                 "'partitioned'; conform replays only the bag broker, whose "
+                 "deliveries map to SQL (see conform/README.md)\n",
+                 scenario.path);
+      return kExitUsage;
+    }
     std::string why;
     if (!IsSeedPipeline(scenario.config, &why)) {
       fmt::print(err,

@@ -57,6 +57,14 @@ int RunExport(const ExportFlags& flags, std::FILE* out, std::FILE* err) {
                flags.scenario, scenario.value().name);
     return kExitUsage;
   }
+  if (scenario.value().config.broker.delivery == Delivery::kPartitioned) {
+    fmt::print(err,
+               "{}: scenario '{}': broker.delivery is 'partitioned'; the "
+               "Promela export covers only the bag broker (docs/SEMANTICS.md "
+               "section 16)\n",
+               flags.scenario, scenario.value().name);
+    return kExitUsage;
+  }
   if (std::string why; !IsSeedPipeline(scenario.value().config, &why)) {
     fmt::print(err,
                "{}: scenario '{}': {}; the Promela export covers only the "

@@ -126,6 +126,9 @@ Result<std::vector<Item>> Budgets() {
       case BudgetFamily::kStyle:
         family = "; only where the relay style or broker has it";
         break;
+      case BudgetFamily::kBroker:
+        family = "; needs a partitioned broker";
+        break;
     }
     items.push_back({std::string(budget.key),
                      fmt::format("how many {} a run may suffer (action "

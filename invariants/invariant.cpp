@@ -152,6 +152,47 @@ bool CacheConsistent(const OutboxModel& model, const State& s) {
   });
 }
 
+// The partitioned broker's invariants (docs/SEMANTICS.md section 16).
+bool AppliedInKeyOrder(const OutboxModel&, const State& before,
+                       const State& after) {
+  for (std::size_t i = 0; i < after.group_keys.size(); ++i) {
+    if (after.group_keys[i].applied < before.group_keys[i].applied) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool NoOffsetSkipped(const OutboxModel& model, const State& s) {
+  const int partitions = model.Partitions();
+  const std::vector<Group>& groups = model.config().groups;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (int p = 0; p < partitions; ++p) {
+      const GroupPartitionCells& c =
+          s.partitions[g * static_cast<std::size_t>(partitions) +
+                       static_cast<std::size_t>(p)];
+      for (int j = 0; j < c.committed; ++j) {
+        if ((c.done >> j) & 1) continue;
+        // Not processed: some instance of the group must hold it.
+        const int first = model.FirstInstance(static_cast<int>(g));
+        bool held = false;
+        for (int i = 0; i < groups[g].instances && !held; ++i) {
+          const InstanceCells& inst = s.instances[first + i];
+          held = inst.partition == p + 1 && inst.offset == j;
+        }
+        if (!held) return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool CommittedByOwner(const OutboxModel&, const State& s) {
+  return std::all_of(
+      s.partitions.begin(), s.partitions.end(),
+      [](const GroupPartitionCells& c) { return c.stale_commit == 0; });
+}
+
 constexpr Invariant kInvariants[] = {
     {"effect_at_most_once", InvariantKind::kSafety,
      "effects[g][e] of every credit group: at most 1 for every event",
@@ -193,6 +234,35 @@ constexpr Invariant kInvariants[] = {
     {"cache_consistent", InvariantKind::kAtRest,
      "cache[g][k] of every cache group: at rest, every entry fresh",
      StrategyFamily::kCache, false, CacheConsistent, nullptr},
+    {.name = "applied_in_key_order",
+     .kind = InvariantKind::kTransition,
+     .reads = "applied[g][k] of every group: the events of one key change "
+              "the group's tables in their commit order (the rank of the "
+              "last one applied never decreases on a step)",
+     .needs = std::nullopt,
+     .needs_any_group = true,
+     .holds_on = AppliedInKeyOrder,
+     .needs_keys = true,
+     .observes = kObserveKeyOrder},
+    {.name = "no_offset_skipped",
+     .kind = InvariantKind::kSafety,
+     .reads = "committed[g][p] and the records processed: every record "
+              "before a group's committed offset was processed by the group, "
+              "or is being processed",
+     .needs = std::nullopt,
+     .needs_any_group = true,
+     .holds = NoOffsetSkipped,
+     .needs_partitions = true,
+     .observes = kObserveProcessed},
+    {.name = "committed_by_owner",
+     .kind = InvariantKind::kSafety,
+     .reads = "the offset commits the broker accepted: each came from the "
+              "partition's owner under its current assignment epoch",
+     .needs = std::nullopt,
+     .needs_any_group = true,
+     .holds = CommittedByOwner,
+     .needs_partitions = true,
+     .observes = kObserveStaleCommit},
 };
 
 std::string_view FamilyName(StrategyFamily f) {
@@ -233,6 +303,21 @@ Status CheckApplicable(const Invariant& invariant, const Config& config) {
     return Status::Error(
         fmt::format("'{}' is about consumer groups; this scenario has none",
                     invariant.name));
+  }
+  if (invariant.needs_partitions &&
+      config.broker.delivery != Delivery::kPartitioned) {
+    return Status::Error(fmt::format(
+        "'{}' is about a partitioned broker's offsets; this scenario's "
+        "broker is a bag (set broker.delivery = \"partitioned\")",
+        invariant.name));
+  }
+  if (invariant.needs_keys &&
+      std::none_of(config.events.begin(), config.events.end(),
+                   [](const Event& e) { return e.key.has_value(); })) {
+    return Status::Error(fmt::format(
+        "'{}' is about the order of events of one key; no event of this "
+        "scenario has a key",
+        invariant.name));
   }
   if (!invariant.needs) return Status::Ok();
   const bool has = std::any_of(

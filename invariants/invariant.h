@@ -45,6 +45,14 @@ struct Invariant {
   std::uint8_t group_reads = 0;
   bool reads_rows = false;
   bool reads_offered = false;
+  // It is about a partitioned broker's offsets (docs/SEMANTICS.md section
+  // 16), or about the order of events of one key: a scenario without such
+  // a broker, or without keyed events, cannot check it.
+  bool needs_partitions = false;
+  bool needs_keys = false;
+  // The observation cells it reads (ObservedBits), which a configuration
+  // that checks it must keep.
+  std::uint8_t observes = 0;
 };
 
 // "safety", "transition", "at rest": the kind in a sentence or a listing.

@@ -25,7 +25,21 @@ enum Cell : std::uint8_t {
   kVersion,
   kCache,
   kUserCell,  // a declared table: State::user[value + index]
+  // The partitioned broker's cells (docs/SEMANTICS.md section 16): by key,
+  // by partition, by record.
+  kApplied,
+  kCommitted,
+  kStaleCommit,
+  kProcessed,
+  kInFlight,
 };
+// Their names, in the order of the cells above, and what indexes them.
+constexpr std::string_view kBrokerCells[] = {
+    "applied", "committed", "stale_commit", "processed", "in_flight"};
+// The pseudo-domains of a partitioned broker: partitions (p1, p2, ...)
+// and records (each partition's offsets 0 .. kMaxRecords - 1).
+constexpr std::string_view kPartitionDomain = "partition";
+constexpr std::string_view kRecordDomain = "record";
 constexpr std::string_view kOutboxCells[] = {"published", "token",
                                              "completed_token", "offered"};
 // "ready", then the durable tables (model/handler_program.h), in the order
@@ -42,7 +56,8 @@ static_assert(kEffects ==
 bool IsKeyCell(int cell) { return cell == kVersion || cell == kCache; }
 bool IsBoolCell(int cell) {
   return cell == kPublished || cell == kInbox || cell == kLedger ||
-         cell == kCache;
+         cell == kCache || cell == kStaleCommit || cell == kProcessed ||
+         cell == kInFlight;
 }
 
 // Facts about the group an expression is checked for (`group.inbox`).
@@ -57,6 +72,9 @@ constexpr auto kEventNumber = static_cast<ExprOp>(int(ExprOp::kLeaf) + 2);
 // Cell `a` of group `b` (or -1: the outbox) at the index lhs evaluates to;
 // for declared tables `value` is the table's first cell.
 constexpr auto kCellLeaf = static_cast<ExprOp>(int(ExprOp::kLeaf) + 3);
+// record.partition and record.offset of the record bound in domain `a`.
+constexpr auto kRecordPartition = static_cast<ExprOp>(int(ExprOp::kLeaf) + 4);
+constexpr auto kRecordOffset = static_cast<ExprOp>(int(ExprOp::kLeaf) + 5);
 
 constexpr int kMaxDomains = 8;
 
@@ -105,6 +123,14 @@ class Parser : public ExpressionParser {
       throw ExprFailure{0, "too many domains in one expression"};
     }
     out_.domains.emplace_back(domain);
+    if (Partitioned() && domain == kPartitionDomain) {
+      out_.domain_sizes.push_back(config_.broker.partitions);
+      return static_cast<int>(out_.domains.size());
+    }
+    if (Partitioned() && domain == kRecordDomain) {
+      out_.domain_sizes.push_back(config_.broker.partitions * kMaxRecords);
+      return static_cast<int>(out_.domains.size());
+    }
     out_.domain_sizes.push_back(
         static_cast<int>(DomainValues(config_, domain).size()));
     for (const std::string& a : DomainAttributes(config_, domain)) {
@@ -168,10 +194,21 @@ class Parser : public ExpressionParser {
                        });
   }
 
+  bool Partitioned() const {
+    return config_.broker.delivery == Delivery::kPartitioned;
+  }
+
   std::optional<ExprDomain> Domain(std::string_view word) override {
     if (word == "events") {
       return ExprDomain{0, static_cast<int>(config_.events.size()), "event",
                         ExprType::Text(0)};
+    }
+    if (Partitioned() && (word == "partitions" || word == "records")) {
+      const std::string_view domain =
+          word == "partitions" ? kPartitionDomain : kRecordDomain;
+      const int d = DomainIndex(domain);
+      return ExprDomain{d, out_.domain_sizes[static_cast<std::size_t>(d)],
+                        std::string(domain), ExprType::Text(d)};
     }
     if (word.size() < 2 || word.back() != 's') return std::nullopt;
     const std::string_view domain = word.substr(0, word.size() - 1);
@@ -198,6 +235,8 @@ class Parser : public ExpressionParser {
       return {*std::min_element(of.begin(), of.end()),
               *std::max_element(of.begin(), of.end())};
     }
+    if (n.op == kRecordPartition) return {-1, config_.broker.partitions};
+    if (n.op == kRecordOffset) return {0, kMaxRecords - 1};
     // A cell: its storage decides.
     switch (n.a) {
       case kPublished:
@@ -216,6 +255,10 @@ class Parser : public ExpressionParser {
 
   std::string DomainWords() const override {
     std::vector<std::string> words = {"events", "keys"};
+    if (Partitioned()) {
+      words.emplace_back("partitions");
+      words.emplace_back("records");
+    }
     for (const Event& e : config_.events) {
       if (e.account) words.push_back("accounts");
       for (const EventAttribute& a : e.attributes) {
@@ -261,9 +304,23 @@ class Parser : public ExpressionParser {
                       index) == out_.named_events.end()) {
           out_.named_events.push_back(index);
         }
+      } else if (Partitioned() &&
+                 out_.domains[static_cast<std::size_t>(l.domain - 1)] ==
+                     kRecordDomain) {
+        throw ExprFailure{l.offset,
+                          "a record has no name to write in quotes; range "
+                          "over records with all(records, ...)"};
       } else {
-        const std::vector<std::string> values = DomainValues(
+        std::vector<std::string> values = DomainValues(
             config_, out_.domains[static_cast<std::size_t>(l.domain - 1)]);
+        if (Partitioned() &&
+            out_.domains[static_cast<std::size_t>(l.domain - 1)] ==
+                kPartitionDomain) {
+          values.clear();
+          for (int p = 1; p <= config_.broker.partitions; ++p) {
+            values.push_back(fmt::format("p{}", p));
+          }
+        }
         for (std::size_t v = 0; v < values.size(); ++v) {
           if (values[v] == l.text) index = static_cast<int>(v);
         }
@@ -355,6 +412,9 @@ class Parser : public ExpressionParser {
       n.a = static_cast<std::uint8_t>(d->id);
       return {Push(n), d->variable_type};
     }
+    if (name.text.rfind("record.", 0) == 0 && Bound(kRecordDomain)) {
+      return RecordAttributeRead(name);
+    }
     if (name.text.rfind("event.", 0) == 0) return EventAttributeRead(name);
     if (IsPunct("[")) return Cell(name);
     throw ExprFailure{
@@ -435,6 +495,27 @@ class Parser : public ExpressionParser {
                     attribute)};
   }
 
+  // record.partition or record.offset, inside all(records, ...).
+  Typed RecordAttributeRead(const ExprToken& name) {
+    const std::string_view attribute = std::string_view(name.text).substr(7);
+    ExprNode n;
+    n.a = static_cast<std::uint8_t>(Bound(kRecordDomain)->id);
+    if (attribute == "partition") {
+      const int d = DomainIndex(kPartitionDomain);
+      n.op = kRecordPartition;
+      n.b = static_cast<std::uint8_t>(d);
+      return {Push(n), ExprType::Text(d)};
+    }
+    if (attribute == "offset") {
+      n.op = kRecordOffset;
+      return {Push(n), ExprType::Int()};
+    }
+    throw ExprFailure{name.offset,
+                      fmt::format("a record has no attribute '{}'; records "
+                                  "carry partition and offset",
+                                  attribute)};
+  }
+
   // [GROUP.]TABLE '[' index ']'
   Typed Cell(const ExprToken& name) {
     const std::size_t dot = name.text.rfind('.');
@@ -479,6 +560,30 @@ class Parser : public ExpressionParser {
           group >= 0 && config_.groups[static_cast<std::size_t>(group)].declared
               ? &*config_.groups[static_cast<std::size_t>(group)].declared
               : nullptr;
+      // The partitioned broker's cells (applied on either broker), unless
+      // the group's strategy file declares a table of that name.
+      const auto broker_cell =
+          std::find(std::begin(kBrokerCells), std::end(kBrokerCells), cell);
+      const bool declared_here =
+          program != nullptr &&
+          std::any_of(program->tables.begin(), program->tables.end(),
+                      [&](const UserTable& t) { return t.name == cell; });
+      if (group >= 0 && broker_cell != std::end(kBrokerCells) &&
+          !declared_here &&
+          (broker_cell == std::begin(kBrokerCells) || Partitioned())) {
+        n.a = static_cast<std::uint8_t>(
+            kApplied + (broker_cell - std::begin(kBrokerCells)));
+        boolean = IsBoolCell(n.a);
+        domain = n.a == kApplied ? DomainIndex("key")
+                 : n.a == kCommitted || n.a == kStaleCommit
+                     ? DomainIndex(kPartitionDomain)
+                     : DomainIndex(kRecordDomain);
+        out_.observes |= n.a == kApplied       ? kObserveKeyOrder
+                         : n.a == kStaleCommit ? kObserveStaleCommit
+                         : n.a == kProcessed   ? kObserveProcessed
+                                               : 0;
+        return IndexedCell(name, cell, n, domain, boolean);
+      }
       if (program != nullptr) {
         for (const UserTable& t : program->tables) names.push_back(t.name);
       }
@@ -526,6 +631,12 @@ class Parser : public ExpressionParser {
         }
       }
     }
+    return IndexedCell(name, cell, n, domain, boolean);
+  }
+
+  // The '[' index ']' of cell `n` (of `domain`), and the leaf.
+  Typed IndexedCell(const ExprToken& name, std::string_view cell, ExprNode n,
+                    int domain, bool boolean) {
     Expect("[", fmt::format("after '{}'", name.text));
     const ExprToken index_token = Peek();
     const std::string wanted =
@@ -608,12 +719,43 @@ struct Context {
     if (n.op == kEventNumber) {
       return x.number_of[n.a][static_cast<std::size_t>(binding[0])];
     }
+    if (n.op == kRecordPartition) return binding[n.a] / kMaxRecords;
+    if (n.op == kRecordOffset) return binding[n.a] % kMaxRecords;
     const std::int64_t index = Evaluate(x.nodes, n.lhs, *this);
     if (index < 0) return 0;  // an event without the attribute
     const State& s = *now;
     const auto i = static_cast<std::size_t>(index);
     const int group = n.b - 1;
+    const auto partitions = static_cast<std::size_t>(model.Partitions());
     switch (n.a) {
+      case kApplied:
+        return s
+            .group_keys[static_cast<std::size_t>(group * model.KeyCount()) + i]
+            .applied;
+      case kCommitted:
+      case kStaleCommit: {
+        const GroupPartitionCells& c =
+            s.partitions[static_cast<std::size_t>(group) * partitions + i];
+        return n.a == kCommitted ? c.committed : c.stale_commit;
+      }
+      case kProcessed:
+      case kInFlight: {
+        const std::size_t p = i / kMaxRecords;
+        const std::size_t j = i % kMaxRecords;
+        if (n.a == kProcessed) {
+          return (s.partitions[static_cast<std::size_t>(group) * partitions + p]
+                      .done >>
+                  j) &
+                 1u;
+        }
+        // Some instance of the group works on the record.
+        const int first = model.FirstInstance(group);
+        for (int k = 0; k < model.config().groups[group].instances; ++k) {
+          const InstanceCells& inst = s.instances[first + k];
+          if (inst.partition == p + 1 && inst.offset == j) return 1;
+        }
+        return 0;
+      }
       case kPublished:
         return s.events[i].published;
       case kToken:
@@ -791,6 +933,7 @@ bool CompileInvariantExpression(const Config& config, InvariantExpression& out,
   out.text_of.clear();
   out.numbers.clear();
   out.number_of.clear();
+  out.observes = 0;
   std::vector<int> groups = {-1};
   if (!out.groups.empty()) {
     std::optional<std::vector<int>> selected =

@@ -61,6 +61,9 @@ struct InvariantExpression {
   // The events it names with a literal ("e1"), by index, no repeats: it
   // tells them apart from the others, so symmetry must not swap them.
   std::vector<int> named_events;
+  // The observation cells it reads (ObservedBits: applied, processed,
+  // stale_commit), which a configuration that checks it must keep.
+  std::uint8_t observes = 0;
   bool operator==(const InvariantExpression&) const = default;
 
   // REQUIRES: compiled against model.config(); kind is kSafety or kAtRest.

@@ -20,6 +20,7 @@ enum class Args {
   kGroupInstance,
   kGroupEvent,
   kGroup,
+  kGroupPartitionInstance,
   kNone,
 };
 
@@ -53,6 +54,7 @@ constexpr KindInfo kKinds[kActionKindCount] = {
     {ActionKind::kCommitFails, "commit_fails", Args::kRelay},
     {ActionKind::kFlushOffset, "flush_offset", Args::kRelay},
     {ActionKind::kLoseWrite, "lose_write", Args::kEvent},
+    {ActionKind::kRebalance, "rebalance", Args::kGroupPartitionInstance},
 };
 
 std::string_view Trim(std::string_view s) {
@@ -91,6 +93,8 @@ std::string Usage(const KindInfo& info) {
       return fmt::format("{}(GROUP, EVENT)", info.name);
     case Args::kGroup:
       return fmt::format("{}(GROUP)", info.name);
+    case Args::kGroupPartitionInstance:
+      return fmt::format("{}(GROUP, PARTITION, INSTANCE)", info.name);
     case Args::kNone:
       break;
   }
@@ -142,6 +146,10 @@ std::string FormatAction(const Config& config, const Action& a) {
                          config.events[a.event].name);
     case Args::kGroup:
       return fmt::format("{}({})", info.name, config.groups[a.group].name);
+    case Args::kGroupPartitionInstance:
+      return fmt::format("{}({}, p{}, {})", info.name,
+                         config.groups[a.group].name, a.partition + 1,
+                         a.instance + 1);
     case Args::kNone:
       break;
   }
@@ -178,6 +186,11 @@ std::vector<ActionArgument> ActionArguments(const Config& config,
       return {group(), event()};
     case Args::kGroup:
       return {group()};
+    case Args::kGroupPartitionInstance:
+      return {
+          group(),
+          ActionArgument{"partition", fmt::format("p{}", a.partition + 1), {}},
+          instance()};
     case Args::kNone:
       break;
   }
@@ -220,8 +233,10 @@ Result<Action> ParseAction(const Config& config, std::string_view text) {
       bare ? std::vector<std::string_view>{}
            : Split(whole.substr(open + 1, whole.size() - open - 2));
   const std::size_t wanted =
-      info->args == Args::kNone                 ? 0
-      : info->args == Args::kGroupInstanceEvent ? 3
+      info->args == Args::kNone ? 0
+      : info->args == Args::kGroupInstanceEvent ||
+              info->args == Args::kGroupPartitionInstance
+          ? 3
       : (info->args == Args::kRelayEvent ||
          info->args == Args::kGroupInstance || info->args == Args::kGroupEvent)
           ? 2
@@ -304,6 +319,32 @@ Result<Action> ParseAction(const Config& config, std::string_view text) {
     case Args::kGroup:
       s = group(args[0]);
       break;
+    case Args::kGroupPartitionInstance: {
+      s = group_instance(args[0], args[2]);
+      if (!s.ok()) break;
+      const int count = config.broker.delivery == Delivery::kPartitioned
+                            ? config.broker.partitions
+                            : 0;
+      const std::string_view p = args[1];
+      int n = 0;
+      const auto [end, ec] =
+          p.size() > 1 && p[0] == 'p'
+              ? std::from_chars(p.data() + 1, p.data() + p.size(), n)
+              : std::from_chars_result{p.data(), std::errc::invalid_argument};
+      if (ec != std::errc() || end != p.data() + p.size() || n < 1 ||
+          n > count) {
+        s = Status::Error(
+            count == 0
+                ? fmt::format("'{}' names a partition, but the broker is not "
+                              "partitioned",
+                              whole)
+                : fmt::format("partition '{}' in '{}' is not one of p1 to p{}",
+                              p, whole, count));
+        break;
+      }
+      action.partition = static_cast<std::uint8_t>(n - 1);
+      break;
+    }
     case Args::kNone:
       break;
   }

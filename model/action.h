@@ -12,6 +12,8 @@
 //   source_commit(e1)  commit_fails(A)  flush_offset(A)  lose_write(e1)
 //                                                      (the relay styles'
 //                                                      actions)
+//   rebalance(billing, p1, 2)           (the partitioned broker's; p1 is
+//                                        the first partition)
 //
 // Relays, events and groups are named as in the Config; instances are
 // numbered from 1 within their group. FormatAction and ParseAction round-trip.
@@ -57,8 +59,10 @@ enum class ActionKind : std::uint8_t {
   kCommitFails,   // relay (row_lock): the commit after the send fails
   kFlushOffset,   // relay (cdc_offset): the read position becomes durable
   kLoseWrite,     // event: the broker loses a copy it acknowledged
+  // The partitioned broker (docs/SEMANTICS.md section 16).
+  kRebalance,  // group, partition, instance: the partition moves there
 };
-inline constexpr int kActionKindCount = 23;
+inline constexpr int kActionKindCount = 24;
 
 // "claim", "send_ack_lost", ...
 std::string_view ActionKindName(ActionKind kind);
@@ -72,6 +76,7 @@ struct Action {
   std::uint8_t event = 0;
   std::uint8_t group = 0;
   std::uint8_t instance = 0;
+  std::uint8_t partition = 0;  // from 0
   bool operator==(const Action&) const = default;
 };
 
@@ -81,7 +86,7 @@ std::string FormatAction(const Config& config, const Action& action);
 
 // One argument of an action, named as in the comments of ActionKind.
 struct ActionArgument {
-  std::string_view name;  // "relay", "event", "group" or "instance"
+  std::string_view name;  // "relay", "event", "group", "instance", ...
   std::string value;      // as the text form writes it: "A", "e1", "2"
   // Set for an instance (numbered from 1, as in the text form): a count,
   // where the others are names from the Config.
@@ -91,8 +96,8 @@ struct ActionArgument {
 
 // Every argument name an action may take, in a fixed order that readers of a
 // record with one slot per argument (JSON) can rely on.
-inline constexpr std::array<std::string_view, 4> kActionArgumentNames = {
-    "relay", "event", "group", "instance"};
+inline constexpr std::array<std::string_view, 5> kActionArgumentNames = {
+    "relay", "event", "group", "instance", "partition"};
 
 // The arguments `action`'s kind takes, in the order of its text form:
 // consume(billing, 2, e1) gives group "billing", instance "2", event "e1";

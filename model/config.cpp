@@ -170,7 +170,8 @@ Status CheckRelayStyle(const Config& config) {
          {std::pair<std::string_view, int>{"lost_consumer_acks",
                                            b.lost_consumer_acks},
           {"consumer_crashes", b.consumer_crashes},
-          {"redeliveries", b.redeliveries}}) {
+          {"redeliveries", b.redeliveries},
+          {"rebalances", b.rebalances}}) {
       if (value > 0) {
         return Status::Error(fmt::format(
             "faults.{}: relay.message_id 'per_attempt' is modelled only "
@@ -576,7 +577,12 @@ std::vector<UserTableLayout> UserTableLayouts(const Config& config) {
   return out;
 }
 
-int CopyBound(const Config& config) {
+namespace {
+
+// The most copies of one event the broker can accept: each claim (read)
+// is followed by at most one send, and each lost publish acknowledgement
+// adds a resend.
+int SendsPerEvent(const Config& config) {
   const FaultBudgets& b = config.budgets;
   int tokens = config.claim_bound;
   if (config.lease) {
@@ -585,8 +591,40 @@ int CopyBound(const Config& config) {
         1 + b.premature_expiries + b.relay_crashes + b.database_outages;
     tokens = tokens > 0 ? std::min(tokens, by_lease) : by_lease;
   }
-  // Claims (reads) of one event, each followed by at most one send.
-  const int claims = ReadsPerEvent(config, tokens);
+  return ReadsPerEvent(config, tokens) + b.lost_publish_acks;
+}
+
+}  // namespace
+
+int PartitionOf(const Config& config, int e) {
+  const Event& event = config.events[static_cast<std::size_t>(e)];
+  const int partitions = std::max(1, config.broker.partitions);
+  if (event.partition) return *event.partition - 1;
+  if (event.key) {
+    const std::vector<std::string> keys = Keys(config);
+    const auto at = std::find(keys.begin(), keys.end(), *event.key);
+    return static_cast<int>(at - keys.begin()) % partitions;
+  }
+  return e % partitions;
+}
+
+int PartitionCapacity(const Config& config, int p) {
+  int records = 0;
+  for (int e = 0; e < static_cast<int>(config.events.size()); ++e) {
+    if (PartitionOf(config, e) == p) records += SendsPerEvent(config);
+  }
+  return records;
+}
+
+int CopyBound(const Config& config) {
+  const FaultBudgets& b = config.budgets;
+  if (config.broker.delivery == Delivery::kPartitioned) {
+    // A record is handled again only after its partition restarts from
+    // the committed offset (a consumer crash or a rebalance), and a
+    // rebalance also lets the old owner finish the record it holds.
+    return SendsPerEvent(config) * (1 + b.consumer_crashes + 2 * b.rebalances);
+  }
+  const int claims = SendsPerEvent(config) - b.lost_publish_acks;
   int instances = 0;
   for (const Group& g : config.groups) instances += g.instances;
   // A consumer outage takes back the delivery of every instance.
@@ -639,6 +677,101 @@ int UserNumberBound(const Config& config, int group) {
           static_cast<std::int64_t>(config.events.size());
   return static_cast<int>(std::min<std::int64_t>(bound, 1 << 30));
 }
+
+namespace {
+
+// The partitioned broker's settings (docs/SEMANTICS.md section 16), and
+// what it does not combine with.
+Status CheckPartitions(const Config& config) {
+  const bool partitioned = config.broker.delivery == Delivery::kPartitioned;
+  for (std::size_t e = 0; e < config.events.size(); ++e) {
+    const std::optional<int>& p = config.events[e].partition;
+    if (!p) continue;
+    if (!partitioned) {
+      return Status::Error(fmt::format(
+          "events[{}].partition: only a partitioned broker has partitions; "
+          "set broker.delivery = \"partitioned\" or leave the key out",
+          e + 1));
+    }
+    if (*p < 1 || *p > config.broker.partitions) {
+      return Status::Error(fmt::format(
+          "events[{}].partition: {} is out of range 1..{} (broker.partitions)",
+          e + 1, *p, config.broker.partitions));
+    }
+  }
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    if (config.groups[g].commit_before && !partitioned) {
+      return Status::Error(fmt::format(
+          "groups[{}].commit: only a partitioned broker has offsets to "
+          "commit; set broker.delivery = \"partitioned\" or leave the key "
+          "out",
+          g + 1));
+    }
+  }
+  if (!partitioned) {
+    if (config.broker.partitions != 1) {
+      return Status::Error(
+          "broker.partitions: only a partitioned broker has partitions; set "
+          "broker.delivery = \"partitioned\"");
+    }
+    if (config.budgets.rebalances != 0) {
+      return Status::Error(
+          "faults.rebalances: only a partitioned broker assigns partitions "
+          "to instances; set broker.delivery = \"partitioned\"");
+    }
+    if (!config.broker.commit_fencing) {
+      return Status::Error(
+          "broker.commit_fencing: only a partitioned broker has offsets to "
+          "commit; set broker.delivery = \"partitioned\"");
+    }
+    return Status::Ok();
+  }
+  if (config.broker.partitions < 1 ||
+      config.broker.partitions > kMaxPartitions) {
+    return Status::Error(
+        fmt::format("broker.partitions: {} is out of range 1..{}",
+                    config.broker.partitions, kMaxPartitions));
+  }
+  if (config.budgets.redeliveries != 0) {
+    return Status::Error(
+        "faults.redeliveries: a partitioned broker has no visibility "
+        "timeout; a handler too slow for its poll interval shows up as a "
+        "rebalance (faults.rebalances)");
+  }
+  if (config.budgets.lost_broker_writes != 0) {
+    return Status::Error(
+        "faults.lost_broker_writes: not modelled for a partitioned broker "
+        "yet; leave it at 0");
+  }
+  if (CountsAbstracted(config)) {
+    return Status::Error(
+        AnyUnboundedBudget(config)
+            ? "broker.delivery: a partitioned broker's logs grow with every "
+              "resend, so it cannot be combined with an \"any\" budget yet; "
+              "give every budget a number"
+            : "bounds.claims: required with a partitioned broker when "
+              "switches.lease is false: the logs grow with every resend");
+  }
+  if (std::optional<std::string> feature = TimeFeatureUsed(config)) {
+    return Status::Error(fmt::format(
+        "broker.delivery: a partitioned broker has no clock yet, and this "
+        "scenario uses time ({})",
+        *feature));
+  }
+  for (int p = 0; p < config.broker.partitions; ++p) {
+    const int capacity = PartitionCapacity(config, p);
+    if (capacity > kMaxRecords) {
+      return Status::Error(fmt::format(
+          "broker.partitions: partition p{} could receive {} records, more "
+          "than the {} a partition holds; spread the events over more "
+          "partitions or lower the budgets that cause resends",
+          p + 1, capacity, kMaxRecords));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status Validate(const Config& config) {
   if (config.relays.empty() ||
@@ -737,6 +870,7 @@ Status Validate(const Config& config) {
           config.groups[static_cast<std::size_t>(l.group)].name));
     }
   }
+  if (Status s = CheckPartitions(config); !s.ok()) return s;
   return ValidateTiming(config);
 }
 

@@ -106,6 +106,9 @@ struct Event {
   std::optional<std::string> account;
   std::optional<std::int64_t> amount;
   std::vector<EventAttribute> attributes;  // the others, by name
+  // With a partitioned broker: the partition the event goes to, from 1
+  // (unset: by key; docs/SEMANTICS.md section 16).
+  std::optional<int> partition;
   bool operator==(const Event&) const = default;
 };
 
@@ -155,6 +158,9 @@ struct Group {
   std::optional<HandlerProgram> declared = std::nullopt;
   // Starting values of the declared tables' cells, in the file's order.
   std::vector<InitialValue> initial{};
+  // With a partitioned broker: commit a record's offset before its handler
+  // runs (at-most-once) instead of after it (docs/SEMANTICS.md section 16).
+  bool commit_before = false;
   bool operator==(const Group&) const = default;
 };
 
@@ -231,6 +237,8 @@ struct FaultBudgets {
   int failed_commits = 0;  // F
   // Writes the broker acknowledged and then lost (unsynced, power failure).
   int lost_broker_writes = 0;  // B
+  // The partitioned broker: moves of a partition to another instance.
+  int rebalances = 0;
   bool operator==(const FaultBudgets&) const = default;
 };
 
@@ -255,10 +263,29 @@ struct TimeConfig {
   bool operator==(const TimeConfig&) const = default;
 };
 
+// How the broker hands copies to consumer groups: as a bag (any copy, any
+// order, acknowledged one by one), or as ordered partitions read through
+// committed offsets (docs/SEMANTICS.md section 16).
+enum class Delivery : std::uint8_t { kBag, kPartitioned };
+
 struct BrokerConfig {
   Dedup dedup = Dedup::kNone;
   std::optional<Seconds> window;  // with kWindow only
+  Delivery delivery = Delivery::kBag;
+  int partitions = 1;  // with kPartitioned only
+  // A commit from an instance that lost the partition, or holds it under
+  // a newer assignment than the one it read with, is rejected.
+  bool commit_fencing = true;
   bool operator==(const BrokerConfig&) const = default;
+};
+
+// The observation cells of the partitioned broker's invariants, which a
+// configuration carries only when its checks read them (docs/SEMANTICS.md
+// section 16), so that they add no states otherwise.
+enum ObservedBits : std::uint8_t {
+  kObserveKeyOrder = 1,     // applied[g][k]: applied_in_key_order
+  kObserveProcessed = 2,    // done[g][p][j]: no_offset_skipped
+  kObserveStaleCommit = 4,  // stale_commit[g][p]: committed_by_owner
 };
 
 // What a set of checks reads of events: attributes by name ("account",
@@ -322,6 +349,8 @@ struct Config {
   // What the checked safety and transition properties read of the state.
   // Set by whoever compiles the checks; unset, they may read anything.
   std::optional<StateReads> checks_state;
+  // ObservedBits: which observation cells the checks need.
+  std::uint8_t observed = 0;
   bool operator==(const Config&) const = default;
 };
 
@@ -350,6 +379,9 @@ inline constexpr int kMaxClaimBound = 100;
 // The largest duration, in units of the greatest common divisor of all.
 inline constexpr int kMaxTimeUnits = 10000;
 inline constexpr int kMaxRedeliveries = 8;  // length of a group's schedule
+// The partitioned broker: partitions, and records one partition can hold.
+inline constexpr int kMaxPartitions = 4;
+inline constexpr int kMaxRecords = 16;
 
 // Checks sizes, unique names, required event attributes and the claim bound
 // rule. The message names the offending field in scenario-file terms
@@ -366,6 +398,12 @@ bool IsSeedPipeline(const Config& config, std::string* why = nullptr);
 // exactly when `config` uses a relay-style feature that has no place in
 // model/TIME.md's clock yet (and so does not combine with durations).
 bool UntimedStylesOnly(const Config& config, std::string* why = nullptr);
+
+// The partitioned broker: the partition (from 0) event `e` goes to, and
+// the most records partition `p` can ever hold (every send of each of its
+// events, by the relay style's reads and the fault budgets).
+int PartitionOf(const Config& config, int e);
+int PartitionCapacity(const Config& config, int p);
 
 // The distinct keys of the events, in order of first appearance. Projection
 // and cache tables are indexed by position in this list.

@@ -24,9 +24,10 @@ namespace oc {
 // Where a budget comes from, which fixes its place in the state's encoding
 // and fingerprint and in the reports.
 enum class BudgetFamily : std::uint8_t {
-  kSeed,   // the six of docs/SEMANTICS.md section 1, in every configuration
-  kTime,   // model/TIME.md's outages
-  kStyle,  // the relay styles' faults
+  kSeed,    // the six of docs/SEMANTICS.md section 1, in every configuration
+  kTime,    // model/TIME.md's outages
+  kStyle,   // the relay styles' faults
+  kBroker,  // the partitioned broker's (docs/SEMANTICS.md section 16)
 };
 
 // When a budget is shown (as a cell, in a report's list of budgets, in the
@@ -77,6 +78,9 @@ inline constexpr FaultBudget kFaultBudgets[] = {
     {"lost_broker_writes", "lose_write", "lost broker write",
      "lost broker writes", &FaultBudgets::lost_broker_writes,
      &Budgets::lost_broker_writes, BudgetFamily::kStyle, BudgetShown::kWhenSet},
+    {"rebalances", "rebalance", "rebalance", "rebalances",
+     &FaultBudgets::rebalances, &Budgets::rebalances, BudgetFamily::kBroker,
+     BudgetShown::kWhenSet},
 };
 
 // The keys of [faults], in table order.

@@ -69,6 +69,14 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoUndeliveredCopy,
   // The age sweeper.
   kRowTooYoung,
+  // The partitioned broker.
+  kNotAssigned,
+  kNoRecordToRead,
+  kNotNextRecord,
+  kCommittedBefore,
+  kNoVisibilityTimeout,
+  kAlreadyAssigned,
+  kNoRebalanceBudget,
 };
 
 namespace {
@@ -143,6 +151,23 @@ OutboxModel::OutboxModel(Config config, bool concrete)
     key_of_.push_back(static_cast<int>(
         std::find(keys_.begin(), keys_.end(), *e.key) - keys_.begin()));
   }
+  key_events_.resize(keys_.size());
+  for (std::size_t e = 0; e < config_.events.size(); ++e) {
+    const int k = key_of_[e];
+    if (k < 0) {
+      key_rank_.push_back(0);
+      continue;
+    }
+    key_events_[static_cast<std::size_t>(k)].push_back(static_cast<int>(e));
+    key_rank_.push_back(
+        static_cast<int>(key_events_[static_cast<std::size_t>(k)].size()));
+  }
+  if (config_.broker.delivery == Delivery::kPartitioned) {
+    partitions_ = config_.broker.partitions;
+    for (int e = 0; e < static_cast<int>(config_.events.size()); ++e) {
+      partition_of_.push_back(PartitionOf(config_, e));
+    }
+  }
   for (const Group& g : config_.groups) {
     first_instance_.push_back(instance_count_);
     instance_count_ += g.instances;
@@ -209,7 +234,12 @@ OutboxModel::OutboxModel(Config config, bool concrete)
     codec_ = StateCodec(config_, InitialStates().front());
   }
   seed_pipeline_ = IsSeedPipeline(config_);
-  symmetry_ = Symmetry(config_);
+  // The renamings of model/symmetry.h do not follow the partitioned
+  // broker's instance references or the ranks applied_in_key_order keeps:
+  // no symmetry there yet.
+  if (partitions_ == 0 && (config_.observed & kObserveKeyOrder) == 0) {
+    symmetry_ = Symmetry(config_);
+  }
   ListCandidates();
   partial_order_ = PartialOrder(
       config_,
@@ -218,6 +248,14 @@ OutboxModel::OutboxModel(Config config, bool concrete)
           user_cells_, candidates_, timing_.timed,
           seed_pipeline_ && config_.relay_style == RelayStyle::kLeaseToken &&
               !config_.commits_during_run});
+  if (partitions_ > 0) {
+    partial_order_ = PartialOrder::Off(
+        "off: its independence relation does not cover the partitioned "
+        "broker yet");
+  } else if ((config_.observed & kObserveKeyOrder) != 0) {
+    partial_order_ = PartialOrder::Off(
+        "off: its visibility does not cover applied_in_key_order yet");
+  }
   if (abstract_) {
     // Its stubborn sets are computed for the concrete successor function.
     partial_order_ = PartialOrder::Off(
@@ -281,6 +319,15 @@ void OutboxModel::ListCandidates() {
       candidates_.push_back(Action{ActionKind::kLoseWrite, 0, e, 0, 0});
     }
   }
+  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+    for (int p = 0; p < partitions_; ++p) {
+      for (int i = 0; i < config_.groups[g].instances; ++i) {
+        candidates_.push_back(Action{ActionKind::kRebalance, 0, 0, g,
+                                     static_cast<std::uint8_t>(i),
+                                     static_cast<std::uint8_t>(p)});
+      }
+    }
+  }
 }
 
 std::vector<State> OutboxModel::InitialStates() const {
@@ -299,6 +346,19 @@ std::vector<State> OutboxModel::InitialStates() const {
         Unbounded(config_, budget) ? 1 : Pool(config_, budget));
   }
   s.down.resize(groups);
+  if (partitions_ > 0) {
+    // Partition p starts with instance p mod K of every group.
+    s.lengths.resize(static_cast<std::size_t>(partitions_));
+    s.records.resize(static_cast<std::size_t>(partitions_ * kMaxRecords));
+    s.partitions.resize(groups * static_cast<std::size_t>(partitions_));
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (int p = 0; p < partitions_; ++p) {
+        s.partitions[g * static_cast<std::size_t>(partitions_) +
+                     static_cast<std::size_t>(p)]
+            .owner = static_cast<std::uint8_t>(p % config_.groups[g].instances);
+      }
+    }
+  }
   if (config_.commits_during_run) {
     for (EventCells& e : s.events) e.pending = 1;
   }
@@ -379,6 +439,16 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
           s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
                       a.instance];
       if (inst.phase != InstancePhase::kIdle) return Guard::kInstanceNotIdle;
+      if (partitions_ > 0) {
+        const int p = partition_of_[a.event];
+        const GroupPartitionCells& c =
+            s.partitions[static_cast<std::size_t>(a.group * partitions_ + p)];
+        if (c.owner != a.instance) return Guard::kNotAssigned;
+        if (c.position >= s.lengths[p]) return Guard::kNoRecordToRead;
+        return s.records[p * kMaxRecords + c.position] == a.event + 1
+                   ? Guard::kEnabled
+                   : Guard::kNotNextRecord;
+      }
       if (s.group_events[a.group * events + a.event].ready == 0) {
         return Guard::kNoCopyReady;
       }
@@ -397,6 +467,9 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (a.kind == ActionKind::kCrashConsumer &&
           s.budgets.consumer_crashes == 0) {
         return Guard::kNoConsumerCrashBudget;
+      }
+      if (a.kind == ActionKind::kRedeliver && partitions_ > 0) {
+        return Guard::kNoVisibilityTimeout;
       }
       if (a.kind == ActionKind::kRedeliver && s.budgets.redeliveries == 0) {
         return Guard::kNoRedeliveryBudget;
@@ -418,6 +491,10 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
                       a.instance];
       if (inst.phase != InstancePhase::kHolding) {
         return Guard::kInstanceNotHolding;
+      }
+      if (a.kind == ActionKind::kAckLost && partitions_ > 0 &&
+          config_.groups[a.group].commit_before) {
+        return Guard::kCommittedBefore;
       }
       if (a.kind == ActionKind::kAckLost && s.budgets.lost_consumer_acks == 0) {
         return Guard::kNoConsumerAckBudget;
@@ -505,6 +582,13 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       }
       return Guard::kEnabled;
     }
+    case ActionKind::kRebalance:
+      if (s.budgets.rebalances == 0) return Guard::kNoRebalanceBudget;
+      return s.partitions[static_cast<std::size_t>(a.group * partitions_ +
+                                                   a.partition)]
+                         .owner == a.instance
+                 ? Guard::kAlreadyAssigned
+                 : Guard::kEnabled;
   }
   return Guard::kEnabled;
 }
@@ -524,6 +608,7 @@ bool AlwaysFault(ActionKind kind) {
     case ActionKind::kDatabaseOutage:
     case ActionKind::kCommitFails:
     case ActionKind::kLoseWrite:
+    case ActionKind::kRebalance:
       return true;
     default:
       return false;
@@ -802,7 +887,15 @@ void OutboxModel::Effect(State& s, const Action& a) const {
               ? row.offered > 0 && row.window < timing_.window
               : config_.broker.dedup == Dedup::kProducerSession &&
                     relay.retrying == 1;
-      if (!dropped) {
+      if (!dropped && partitions_ > 0) {
+        // The partition's log gets a record (docs/SEMANTICS.md section 16).
+        row.offered += 1;
+        row.window = 0;
+        const int p = partition_of_[e];
+        s.records[p * kMaxRecords + s.lengths[p]] =
+            static_cast<std::uint8_t>(e + 1);
+        s.lengths[p] += 1;
+      } else if (!dropped) {
         row.offered += 1;
         row.window = 0;
         for (std::size_t g = 0; g < config_.groups.size(); ++g) {
@@ -863,10 +956,26 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       }
       break;
     case ActionKind::kConsume: {
-      s.group_events[a.group * events + a.event].ready -= 1;
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
       inst.event = a.event + 1;
-      RunStrategyStep(s, a.group, a.instance, a.event, 0);
+      if (partitions_ > 0) {
+        // The next record of the partition, at the owner's position.
+        const int p = partition_of_[a.event];
+        GroupPartitionCells& c = PartitionCells(s, a.group, p);
+        inst.partition = static_cast<std::uint8_t>(p + 1);
+        inst.offset = c.position;
+        inst.epoch = c.epoch;
+        c.position += 1;
+        if (config_.groups[a.group].commit_before) {
+          Commit(s, a.group, a.instance, inst.offset + 1);
+          inst.fetched = 1;
+          inst.phase = InstancePhase::kMidway;
+          break;
+        }
+      } else {
+        s.group_events[a.group * events + a.event].ready -= 1;
+      }
+      HandlerStep(s, a.group, a.instance, a.event, 0);
       inst.phase = StepCount(config_.groups[a.group]) == 1
                        ? InstancePhase::kHolding
                        : InstancePhase::kMidway;
@@ -874,8 +983,17 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kStep: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      if (inst.fetched) {
+        // A record committed before processing: its handler's first step.
+        inst.fetched = 0;
+        HandlerStep(s, a.group, a.instance, inst.event - 1, 0);
+        if (StepCount(config_.groups[a.group]) == 1) {
+          inst.phase = InstancePhase::kHolding;
+        }
+        break;
+      }
       const int step = inst.stage + 1;
-      RunStrategyStep(s, a.group, a.instance, inst.event - 1, step);
+      HandlerStep(s, a.group, a.instance, inst.event - 1, step);
       if (step + 1 < StepCount(config_.groups[a.group])) {
         inst.stage = static_cast<std::uint8_t>(step);  // still midway
         break;
@@ -887,6 +1005,9 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kAcknowledge: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      if (partitions_ > 0 && !config_.groups[a.group].commit_before) {
+        Commit(s, a.group, a.instance, inst.offset + 1);
+      }
       s.group_events[a.group * events + (inst.event - 1)].attempts = 0;
       inst = InstanceCells{};
       break;
@@ -894,7 +1015,16 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kAckLost:
     case ActionKind::kCrashConsumer: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      FailDelivery(s, a.group, inst.event - 1);
+      if (partitions_ == 0) {
+        FailDelivery(s, a.group, inst.event - 1);
+      } else if (a.kind == ActionKind::kCrashConsumer) {
+        // The restarted instance resumes each partition it owns from the
+        // committed offset. A lost commit changes nothing on the broker.
+        for (int p = 0; p < partitions_; ++p) {
+          GroupPartitionCells& c = PartitionCells(s, a.group, p);
+          if (c.owner == a.instance) c.position = c.committed;
+        }
+      }
       inst = InstanceCells{};
       if (a.kind == ActionKind::kAckLost) {
         Spend(s, &Budgets::lost_consumer_acks);
@@ -971,6 +1101,67 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       }
       Spend(s, &Budgets::lost_broker_writes);
       break;
+    case ActionKind::kRebalance: {
+      // The new owner resumes from the committed offset; the old one is
+      // not told, and finishes any record it holds.
+      GroupPartitionCells& c = PartitionCells(s, a.group, a.partition);
+      c.owner = a.instance;
+      c.epoch += 1;
+      c.position = c.committed;
+      Spend(s, &Budgets::rebalances);
+      break;
+    }
+  }
+}
+
+void OutboxModel::Commit(State& s, int group, int instance, int offset) const {
+  const InstanceCells& inst = s.instances[FirstInstance(group) + instance];
+  GroupPartitionCells& c = PartitionCells(s, group, inst.partition - 1);
+  const bool current = c.owner == instance && c.epoch == inst.epoch;
+  if (!current && config_.broker.commit_fencing) return;  // rejected
+  c.committed = static_cast<std::uint8_t>(offset);
+  if (!current && (config_.observed & kObserveStaleCommit) != 0) {
+    c.stale_commit = 1;
+  }
+}
+
+void OutboxModel::HandlerStep(State& s, int group, int instance, int event,
+                              int step) const {
+  const int key = key_of_[event];
+  const bool key_order = (config_.observed & kObserveKeyOrder) != 0 && key >= 0;
+  if (!key_order) {
+    RunStrategyStep(s, group, instance, event, step);
+  } else {
+    // Did the step change any of the group's tables?
+    const std::size_t events = config_.events.size();
+    const std::size_t keys = keys_.size();
+    const auto g = static_cast<std::size_t>(group);
+    // The tables only: not the clocks of time (an inbox row's age).
+    const State before = s;
+    RunStrategyStep(s, group, instance, event, step);
+    bool changed = s.user != before.user;
+    for (std::size_t e = 0; e < events && !changed; ++e) {
+      const GroupEventCells& x = s.group_events[g * events + e];
+      const GroupEventCells& y = before.group_events[g * events + e];
+      changed = x.effects != y.effects || x.inbox != y.inbox ||
+                x.ledger != y.ledger || x.sent != y.sent;
+    }
+    for (std::size_t k = 0; k < keys && !changed; ++k) {
+      const GroupKeyCells& x = s.group_keys[g * keys + k];
+      const GroupKeyCells& y = before.group_keys[g * keys + k];
+      changed = x.version != y.version || x.cache != y.cache;
+    }
+    if (changed) {
+      s.group_keys[g * keys + static_cast<std::size_t>(key)].applied =
+          static_cast<std::uint8_t>(key_rank_[static_cast<std::size_t>(event)]);
+    }
+  }
+  // The record is processed once the handler's last step has run.
+  InstanceCells& inst = s.instances[FirstInstance(group) + instance];
+  if (inst.partition != 0 && (config_.observed & kObserveProcessed) != 0 &&
+      step + 1 == StepCount(config_.groups[static_cast<std::size_t>(group)])) {
+    PartitionCells(s, group, inst.partition - 1).done |=
+        static_cast<std::uint16_t>(1u << inst.offset);
   }
 }
 
@@ -1391,6 +1582,49 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
           "sweeper sends it again only from relay.min_age {} on",
           event_name, FormatDuration(s.events[a.event].clock * timing_.unit),
           FormatDuration(*config_.min_age));
+    case Guard::kNotAssigned: {
+      const int p = partition_of_[a.event];
+      return fmt::format(
+          "event {} is in partition p{}, which group {} has assigned to "
+          "instance {}",
+          event_name, p + 1, config_.groups[a.group].name,
+          s.partitions[static_cast<std::size_t>(a.group * partitions_ + p)]
+                  .owner +
+              1);
+    }
+    case Guard::kNoRecordToRead: {
+      const int p = partition_of_[a.event];
+      return fmt::format(
+          "group {} has read every record of partition p{} (position {})",
+          config_.groups[a.group].name, p + 1,
+          s.partitions[static_cast<std::size_t>(a.group * partitions_ + p)]
+              .position);
+    }
+    case Guard::kNotNextRecord: {
+      const int p = partition_of_[a.event];
+      const int at =
+          s.partitions[static_cast<std::size_t>(a.group * partitions_ + p)]
+              .position;
+      return fmt::format(
+          "the record at group {}'s position {} of partition p{} is {}, not {}",
+          config_.groups[a.group].name, at, p + 1,
+          config_.events[s.records[p * kMaxRecords + at] - 1].name, event_name);
+    }
+    case Guard::kCommittedBefore:
+      return fmt::format(
+          "group {} commits before processing, so there is no commit left "
+          "to lose",
+          config_.groups[a.group].name);
+    case Guard::kNoVisibilityTimeout:
+      return std::string(
+          "a partitioned broker has no visibility timeout (a slow handler "
+          "shows up as a rebalance)");
+    case Guard::kAlreadyAssigned:
+      return fmt::format("partition p{} of group {} is already instance {}'s",
+                         a.partition + 1, config_.groups[a.group].name,
+                         a.instance + 1);
+    case Guard::kNoRebalanceBudget:
+      return std::string("no rebalance is left in the budget");
   }
   return std::nullopt;
 }
@@ -1404,7 +1638,9 @@ constexpr std::string_view kActionClasses[] = {
     "send_deduplicated", "tick", "retry", "redrive", "dead_letter_expire",
     "cleanup", "consumer_outage", "database_outage",
     // Relay styles, message identity, source commits and lost writes.
-    "source_commit", "commit_fails", "flush_offset", "lose_write"};
+    "source_commit", "commit_fails", "flush_offset", "lose_write",
+    // The partitioned broker.
+    "rebalance"};
 
 }  // namespace
 
@@ -1471,6 +1707,8 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
       return 24;
     case ActionKind::kLoseWrite:
       return 25;
+    case ActionKind::kRebalance:
+      return 26;
   }
   return 0;
 }
@@ -1504,6 +1742,10 @@ bool OutboxModel::ClassPossible(std::size_t c) const {
       return StyleOf(config_).action_class == kActionClasses[c];
     case 25:  // lose_write
       return config_.budgets.lost_broker_writes != 0;
+    case 13:  // redeliver: no visibility timeout on a partitioned broker
+      return partitions_ == 0;
+    case 26:  // rebalance
+      return config_.budgets.rebalances != 0;
     default:
       return true;
   }

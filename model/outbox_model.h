@@ -17,7 +17,8 @@
 // dead_letter_expire(g, e), cleanup(g, e) for each event and
 // consumer_outage(g); then database_outage; then the relay styles' actions:
 // source_commit(e) for each event, commit_fails and flush_offset for each
-// relay, lose_write(e) for each event; last, tick.
+// relay, lose_write(e) for each event; then, with a partitioned broker,
+// rebalance(g, p, i) for each group, partition and instance; last, tick.
 
 #ifndef OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
 #define OUTBOX_CHECK_MODEL_OUTBOX_MODEL_H_
@@ -141,6 +142,16 @@ class OutboxModel {
   int KeyCount() const { return static_cast<int>(keys_.size()); }
   // Index into Keys(config) of event e's key, or -1 if it has none.
   int KeyOf(int event) const { return key_of_[event]; }
+  // The event of rank `rank` (from 1, in configuration order) among the
+  // events of key `key`.
+  int KeyEvent(int key, int rank) const {
+    return key_events_[static_cast<std::size_t>(key)]
+                      [static_cast<std::size_t>(rank - 1)];
+  }
+  // The partitioned broker (docs/SEMANTICS.md section 16): partitions (0
+  // for the bag), and the partition event e goes to.
+  int Partitions() const { return partitions_; }
+  int PartitionOfEvent(int event) const { return partition_of_[event]; }
 
   // Whether this model abstracts counts and tokens (docs/SEMANTICS.md
   // section 14), what it does in words, and whether the abstraction is
@@ -207,6 +218,17 @@ class OutboxModel {
   void Tick(State& s) const;
   // ack_lost / crash_consumer: the delivery of `event` to `group` failed.
   void FailDelivery(State& s, int group, int event) const;
+  // Runs step `step` of the instance's handler (RunStrategyStep), and keeps
+  // the partitioned broker's observation cells: the key's last applied
+  // event, and whether the instance's record is now processed.
+  void HandlerStep(State& s, int group, int instance, int event,
+                   int step) const;
+  // The partitioned broker: instance (group, instance) commits offset
+  // `offset` for the partition of the record it holds.
+  void Commit(State& s, int group, int instance, int offset) const;
+  GroupPartitionCells& PartitionCells(State& s, int group, int p) const {
+    return s.partitions[static_cast<std::size_t>(group * partitions_ + p)];
+  }
   // The delay before a delayed copy's retry after `attempts` failed
   // deliveries. 0 failures (an acknowledgement of another copy reset the
   // count while this one was parked): no delay.
@@ -250,6 +272,12 @@ class OutboxModel {
   int user_cells_ = 0;
   std::vector<std::string> keys_;
   std::vector<int> key_of_;
+  // Per event: its rank among its key's events (0 without a key); per key:
+  // its events by rank.
+  std::vector<int> key_rank_;
+  std::vector<std::vector<int>> key_events_;
+  int partitions_ = 0;
+  std::vector<int> partition_of_;
   std::vector<int> first_instance_;
   int instance_count_ = 0;
   Timing timing_;

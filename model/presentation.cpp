@@ -52,6 +52,13 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
   // A group-wide action (cleanup, outage) is drawn over its first instance.
   auto group = [&] { return InstanceLane(model, a.group, 0); };
   auto group_name = [&] { return config.groups[a.group].name; };
+  // The partitioned broker (docs/SEMANTICS.md section 16), and the record
+  // the acting instance holds before the step.
+  const bool partitioned = model.Partitions() > 0;
+  auto held_by_instance = [&]() -> const InstanceCells& {
+    return before.instances[static_cast<std::size_t>(
+        model.FirstInstance(a.group) + a.instance)];
+  };
   StepPresentation p;
   p.action = FormatAction(config, a);
   p.detail = ActionDetail(model, before, a);
@@ -109,10 +116,16 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
     case ActionKind::kSendAckLost: {
       const int e = r.event - 1;
       const bool dropped = before.events[e].offered == after.events[e].offered;
+      // A partitioned broker says where the record went.
+      const int part = partitioned ? model.PartitionOfEvent(e) : -1;
       message(
           relay, broker,
           fmt::format(
-              "publish {}{}{}{}", held, with_token(r.token),
+              "publish {}{}{}{}{}", held, with_token(r.token),
+              part >= 0 && !dropped
+                  ? fmt::format(" to p{} at offset {}", part + 1,
+                                before.lengths[static_cast<std::size_t>(part)])
+                  : std::string(),
               dropped ? ": dropped as a duplicate" : "",
               a.kind == ActionKind::kSendAckLost ? "; its ack is lost" : ""));
       break;
@@ -159,22 +172,58 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
       }
       break;
     case ActionKind::kConsume:
+      if (partitioned) {
+        const InstanceCells& got = after.instances[static_cast<std::size_t>(
+            model.FirstInstance(a.group) + a.instance)];
+        message(broker, instance(),
+                fmt::format("deliver {} from p{} offset {}{}", event_name,
+                            got.partition, got.offset,
+                            got.fetched ? fmt::format(": commit {} first",
+                                                      got.offset + 1)
+                                        : std::string()));
+        break;
+      }
       message(broker, instance(), "deliver " + event_name);
       break;
     case ActionKind::kStep:
-      note(instance(), "second step");
+      note(instance(),
+           held_by_instance().fetched ? "handler runs" : "second step");
       break;
-    case ActionKind::kAcknowledge:
+    case ActionKind::kAcknowledge: {
+      const InstanceCells& inst = held_by_instance();
+      if (partitioned && !config.groups[a.group].commit_before) {
+        const GroupPartitionCells& was =
+            before.partitions[static_cast<std::size_t>(
+                a.group * model.Partitions() + inst.partition - 1)];
+        const bool current = was.owner == a.instance && was.epoch == inst.epoch;
+        const bool accepted = current || !config.broker.commit_fencing;
+        message(instance(), broker,
+                fmt::format(
+                    "commit p{} offset {}{}", inst.partition, inst.offset + 1,
+                    current    ? std::string()
+                    : accepted ? fmt::format(": accepted from a stale owner "
+                                             "(was {})",
+                                             was.committed)
+                               : std::string(": rejected, stale epoch")));
+        p.dashed = true;
+        p.lost = !accepted;
+        break;
+      }
       message(instance(), broker, "ack");
       p.dashed = true;
       break;
+    }
     case ActionKind::kAckLost:
-      message(instance(), broker, "ack lost: redelivery");
+      message(instance(), broker,
+              partitioned ? "commit lost" : "ack lost: redelivery");
       p.dashed = true;
       p.lost = true;
       break;
     case ActionKind::kCrashConsumer:
-      note(instance(), "crash midway");
+      note(instance(), partitioned
+                           ? "crash midway: its partitions restart from the "
+                             "committed offset"
+                           : "crash midway");
       break;
     case ActionKind::kRedeliver:
       note(broker, "visibility timeout: redeliver");
@@ -226,6 +275,16 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
     case ActionKind::kLoseWrite:
       note(broker, fmt::format("loses an acknowledged copy of {}", event_name));
       break;
+    case ActionKind::kRebalance: {
+      const GroupPartitionCells& c = after.partitions[static_cast<std::size_t>(
+          a.group * model.Partitions() + a.partition)];
+      note(broker,
+           fmt::format("rebalance: p{} of {} moves to {}/{} (epoch {}), "
+                       "which resumes at offset {}",
+                       a.partition + 1, group_name(), group_name(),
+                       a.instance + 1, c.epoch, c.committed));
+      break;
+    }
   }
   return p;
 }

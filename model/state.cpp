@@ -133,6 +133,34 @@ std::uint64_t Fingerprint(const State& s) {
   for (std::size_t i = 0; i < s.user.size(); ++i) {
     add_if_set(0x900 + (i << 4), static_cast<std::uint16_t>(s.user[i]));
   }
+  // The partitioned broker's cells, likewise (a bag has none of them).
+  add_if_set(0xa00, s.budgets.rebalances);
+  for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    const InstanceCells& c = s.instances[i];
+    add_if_set(0xa01 + (i << 4), c.partition);
+    add_if_set(0xa02 + (i << 4), c.offset);
+    add_if_set(0xa03 + (i << 4), c.epoch);
+    add_if_set(0xa04 + (i << 4), c.fetched);
+  }
+  for (std::size_t i = 0; i < s.group_keys.size(); ++i) {
+    add_if_set(0xa05 + (i << 4), s.group_keys[i].applied);
+  }
+  for (std::size_t i = 0; i < s.lengths.size(); ++i) {
+    add_if_set(0xb00 + (i << 4), s.lengths[i]);
+  }
+  for (std::size_t i = 0; i < s.records.size(); ++i) {
+    add_if_set(0xc00 + (i << 4), s.records[i]);
+  }
+  for (std::size_t i = 0; i < s.partitions.size(); ++i) {
+    const GroupPartitionCells& c = s.partitions[i];
+    // The owner is mixed in + 1, so that instance 0 counts as set.
+    add_if_set(0xd01 + (i << 4), c.owner + 1u);
+    add_if_set(0xd02 + (i << 4), c.epoch);
+    add_if_set(0xd03 + (i << 4), c.committed);
+    add_if_set(0xd04 + (i << 4), c.position);
+    add_if_set(0xd05 + (i << 4), c.done);
+    add_if_set(0xd06 + (i << 4), c.stale_commit);
+  }
   return h.Finish();
 }
 

@@ -79,6 +79,14 @@ struct InstanceCells {
   // With a declared strategy of more than two steps: how many steps after
   // the first it has run while midway (0 otherwise).
   std::uint8_t stage = 0;
+  // The partitioned broker (docs/SEMANTICS.md section 16), while holding
+  // or midway: the record's partition + 1, its offset, the assignment
+  // epoch it was fetched under, and 1 while a record committed before
+  // processing has had no step run yet.
+  std::uint8_t partition = 0;
+  std::uint8_t offset = 0;
+  std::uint8_t epoch = 0;
+  std::uint8_t fetched = 0;
   bool operator==(const InstanceCells&) const = default;
 };
 
@@ -105,6 +113,9 @@ struct GroupEventCells {
 struct GroupKeyCells {
   std::uint16_t version = 0;  // projection
   std::uint8_t cache = 0;     // cache: 0 stale (initially), 1 fresh
+  // With kObserveKeyOrder: the rank among the key's events of the last one
+  // whose handler changed the group's tables (0: none yet).
+  std::uint8_t applied = 0;
   bool operator==(const GroupKeyCells&) const = default;
 };
 
@@ -119,6 +130,7 @@ struct Budgets {
   std::uint8_t database_outages = 0;
   std::uint8_t failed_commits = 0;      // F (relay styles)
   std::uint8_t lost_broker_writes = 0;  // B (relay styles)
+  std::uint8_t rebalances = 0;          // the partitioned broker
   bool operator==(const Budgets&) const = default;
 };
 
@@ -131,6 +143,21 @@ struct LogCells {
   std::uint8_t offset = 0;
   std::uint8_t position = 0;
   bool operator==(const LogCells&) const = default;
+};
+
+// The partitioned broker (docs/SEMANTICS.md section 16): one group's view of
+// one partition.
+struct GroupPartitionCells {
+  std::uint8_t owner = 0;      // the assigned instance, from 0
+  std::uint8_t epoch = 0;      // +1 each time the partition moves
+  std::uint8_t committed = 0;  // the committed offset
+  std::uint8_t position = 0;   // the owner's fetch position, in memory
+  // With kObserveProcessed: bit j set once record j was processed.
+  std::uint16_t done = 0;
+  // With kObserveStaleCommit: 1 once a commit from an instance that did
+  // not hold the partition under its current epoch was accepted.
+  std::uint8_t stale_commit = 0;
+  bool operator==(const GroupPartitionCells&) const = default;
 };
 
 // The cells live inside the State, in vectors of fixed capacity (the
@@ -159,6 +186,12 @@ struct State {
   // The tables declared by strategy files (UserTableLayouts): rows (0, 1)
   // and numbers.
   FixedCells<std::int16_t, kMaxUserCells> user;
+  // The partitioned broker (empty for the bag): each partition's length,
+  // its records (event index + 1) at [p * kMaxRecords + j], and each
+  // group's view of each partition at [g * partitions + p].
+  FixedCells<std::uint8_t, kMaxPartitions> lengths;
+  FixedCells<std::uint8_t, kMaxPartitions * kMaxRecords> records;
+  FixedCells<GroupPartitionCells, kMaxGroups * kMaxPartitions> partitions;
   bool operator==(const State&) const = default;
 };
 

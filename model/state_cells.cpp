@@ -74,7 +74,45 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
                                    : duration(s.events[e].window));
     }
   }
-  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+  const bool partitioned = config.broker.delivery == Delivery::kPartitioned;
+  const int partitions = config.broker.partitions;
+  if (partitioned) {
+    // Each partition's log, then each group's offsets and assignment
+    // (docs/SEMANTICS.md section 16).
+    for (int p = 0; p < partitions; ++p) {
+      std::string log;
+      for (int j = 0; j < s.lengths[p]; ++j) {
+        if (j > 0) log += " ";
+        log += config.events[s.records[p * kMaxRecords + j] - 1].name;
+      }
+      add(fmt::format("broker.log[p{}]", p + 1), log.empty() ? "-" : log);
+    }
+    for (std::size_t g = 0; g < config.groups.size(); ++g) {
+      const std::string& name = config.groups[g].name;
+      for (int p = 0; p < partitions; ++p) {
+        const GroupPartitionCells& c = s.partitions[g * partitions + p];
+        add(fmt::format("broker.owner[{}][p{}]", name, p + 1),
+            fmt::format("{}/{} (epoch {})", name, c.owner + 1, c.epoch));
+        add(fmt::format("broker.committed[{}][p{}]", name, p + 1),
+            fmt::format("{}", c.committed));
+        add(fmt::format("broker.position[{}][p{}]", name, p + 1),
+            fmt::format("{}", c.position));
+        if (config.observed & kObserveProcessed) {
+          std::string done;
+          for (int j = 0; j < s.lengths[p]; ++j) {
+            done += (c.done >> j) & 1 ? '1' : '0';
+          }
+          add(fmt::format("broker.processed[{}][p{}]", name, p + 1),
+              done.empty() ? "-" : done);
+        }
+        if (config.observed & kObserveStaleCommit) {
+          add(fmt::format("broker.stale_commit[{}][p{}]", name, p + 1),
+              fmt::format("{}", c.stale_commit));
+        }
+      }
+    }
+  }
+  for (std::size_t g = 0; g < config.groups.size() && !partitioned; ++g) {
     for (std::size_t e = 0; e < events; ++e) {
       add(fmt::format("broker.ready[{}][{}]", config.groups[g].name,
                       config.events[e].name),
@@ -101,10 +139,16 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
     const Group& group = config.groups[g];
     for (int i = 0; i < group.instances; ++i) {
-      add(fmt::format("instance[{}/{}]", group.name, i + 1),
-          InstanceText(
-              config, group,
-              s.instances[model.FirstInstance(static_cast<int>(g)) + i]));
+      const InstanceCells& inst =
+          s.instances[model.FirstInstance(static_cast<int>(g)) + i];
+      std::string text = InstanceText(config, group, inst);
+      if (inst.partition != 0) {
+        // The record it works on, and how far it got.
+        text += fmt::format(" at p{} offset {}, epoch {}{}", inst.partition,
+                            inst.offset, inst.epoch,
+                            inst.fetched ? ", committed, not run yet" : "");
+      }
+      add(fmt::format("instance[{}/{}]", group.name, i + 1), std::move(text));
     }
   }
   for (std::size_t g = 0; g < config.groups.size(); ++g) {
@@ -162,6 +206,15 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     }
     for (std::size_t k = 0; k < keys.size(); ++k) {
       const GroupKeyCells& c = s.group_keys[g * keys.size() + k];
+      if (config.observed & kObserveKeyOrder) {
+        add(fmt::format("{}.applied[{}]", group.name, keys[k]),
+            c.applied == 0
+                ? std::string("-")
+                : config
+                      .events[static_cast<std::size_t>(
+                          model.KeyEvent(static_cast<int>(k), c.applied))]
+                      .name);
+      }
       if (family == StrategyFamily::kProjection) {
         add(fmt::format("{}.{}[{}]", group.name,
                         HandlerTableName(HandlerTable::kVersion), keys[k]),
@@ -203,6 +256,7 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
   add_budgets(BudgetFamily::kTime);
   if (timing.tracks_now) add("time.now", duration(s.now));
   add_budgets(BudgetFamily::kStyle);
+  add_budgets(BudgetFamily::kBroker);
   return cells;
 }
 

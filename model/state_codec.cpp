@@ -59,6 +59,18 @@ enum class Field : std::uint8_t {
   kUserRow,
   kUserNumber,  // stored with a bias: value + StateCodec::user_bias_
   kStage,       // InstanceCells::stage
+  // The partitioned broker (docs/SEMANTICS.md section 16).
+  kBrokerBudget,  // BudgetFamily::kBroker
+  kLength,        // records in a partition
+  kOwner,         // the instance a group's partition is assigned to
+  kEpoch,         // an assignment epoch
+  kOffsetInLog,   // a committed offset or a fetch position: 0..length
+  kDone,          // bits of processed records
+  kStaleCommit,
+  kPartitionRef,  // 0 or partition + 1
+  kRecordOffset,  // an instance's record: 0..length - 1
+  kFetched,
+  kApplied,  // a rank among a key's events
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -74,7 +86,8 @@ enum class Field : std::uint8_t {
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
                  const Renaming& m, bool styles, bool time,
-                 const std::vector<UserTableLayout>& user, bool stages, F f) {
+                 const std::vector<UserTableLayout>& user, bool stages,
+                 const std::vector<int>& capacity, bool key_order, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
@@ -158,6 +171,50 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(s.log.offset, Field::kOffset, -1);
     f(s.log.position, Field::kReadPosition, -1);
   }
+  // The partitioned broker's cells (`capacity`: records each partition
+  // can hold), which a bag has none of. Symmetry is off with partitions
+  // (model/symmetry.cpp), so only the identity renaming reaches here;
+  // records name events and follow it anyway.
+  const int partitions = static_cast<int>(capacity.size());
+  if (partitions > 0) {
+    budgets(BudgetFamily::kBroker, Field::kBrokerBudget);
+    for (int p = 0; p < partitions; ++p) {
+      f(s.lengths[p], Field::kLength, -1);
+      for (int j = 0; j < capacity[static_cast<std::size_t>(p)]; ++j) {
+        f(s.records[p * kMaxRecords + j], Field::kEventRef, -1);
+      }
+    }
+    for (int g = 0; g < groups; ++g) {
+      for (int p = 0; p < partitions; ++p) {
+        auto& c = s.partitions[g * partitions + p];
+        f(c.owner, Field::kOwner, g);
+        f(c.epoch, Field::kEpoch, g);
+        f(c.committed, Field::kOffsetInLog, g);
+        f(c.position, Field::kOffsetInLog, g);
+        f(c.done, Field::kDone, g);
+        f(c.stale_commit, Field::kStaleCommit, g);
+      }
+    }
+    for (std::size_t i = 0; i < s.instances.size(); ++i) {
+      auto& inst = s.instances[m.instance_from[i]];
+      f(inst.partition, Field::kPartitionRef, instance_group[i]);
+      f(inst.offset, Field::kRecordOffset, instance_group[i]);
+      f(inst.epoch, Field::kEpoch, instance_group[i]);
+      f(inst.fetched, Field::kFetched, instance_group[i]);
+    }
+  }
+  // applied_in_key_order's cells, on either broker.
+  if (key_order) {
+    const std::size_t keys =
+        groups == 0 ? 0
+                    : s.group_keys.size() / static_cast<std::size_t>(groups);
+    for (int g = 0; g < groups; ++g) {
+      for (std::size_t k = 0; k < keys; ++k) {
+        f(s.group_keys[static_cast<std::size_t>(g) * keys + k].applied,
+          Field::kApplied, g);
+      }
+    }
+  }
   if (!time) return;
   budgets(BudgetFamily::kTime, Field::kTimeBudget);
   for (int g = 0; g < groups; ++g) f(s.down[g], Field::kDown, g);
@@ -177,8 +234,12 @@ struct Bounds {
   int copies = 0;
   int max_version = 0;
   int user_bias = 0;
+  // The partitioned broker: the most records a partition holds; the
+  // most events one key has.
+  int records = 0;
+  int max_rank = 0;
   // Which budget of each kind comes next.
-  int budget = 0, style_budget = 0, time_budget = 0;
+  int budget = 0, style_budget = 0, time_budget = 0, broker_budget = 0;
 
   int Max(Field what, int group) {
     if (group >= 0 && config.groups[group].declared) {
@@ -282,6 +343,27 @@ struct Bounds {
       case Field::kStage:
         return group >= 0 ? std::max(0, StepCount(config.groups[group]) - 2)
                           : 0;
+      case Field::kBrokerBudget:
+        return NextPool(BudgetFamily::kBroker, broker_budget);
+      case Field::kLength:
+      case Field::kOffsetInLog:
+        return records;
+      case Field::kRecordOffset:
+        return std::max(0, records - 1);
+      case Field::kOwner:
+        return config.groups[group].instances - 1;
+      case Field::kEpoch:
+        return config.budgets.rebalances;
+      case Field::kDone:
+        return config.observed & kObserveProcessed ? (1 << records) - 1 : 0;
+      case Field::kStaleCommit:
+        return config.observed & kObserveStaleCommit ? 1 : 0;
+      case Field::kPartitionRef:
+        return config.broker.partitions;
+      case Field::kFetched:
+        return config.groups[group].commit_before ? 1 : 0;
+      case Field::kApplied:
+        return max_rank;
     }
     return 0;
   }
@@ -381,9 +463,24 @@ StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
   ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
     time_ = time_ || Pool(config, budget) != 0;
   });
+  if (config.broker.delivery == Delivery::kPartitioned) {
+    for (int p = 0; p < config.broker.partitions; ++p) {
+      capacity_.push_back(PartitionCapacity(config, p));
+      bounds.records = std::max(bounds.records, capacity_.back());
+    }
+  }
+  key_order_ = (config.observed & kObserveKeyOrder) != 0;
+  for (const std::string& key : Keys(config)) {
+    bounds.max_rank =
+        std::max(bounds.max_rank,
+                 static_cast<int>(std::count_if(
+                     config.events.begin(), config.events.end(),
+                     [&](const Event& e) { return e.key && *e.key == key; })));
+  }
   State s = shape_;
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, user_, stages_, [&](auto&, Field what, int group) {
+              time_, user_, stages_, capacity_, key_order_,
+              [&](auto&, Field what, int group) {
                 widths_.push_back(
                     static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
               });
@@ -433,7 +530,7 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
   std::size_t field = 0;
   VisitFields(
       s, events_, groups_, instance_group_.data(), r, styles_, time_, user_,
-      stages_, [&](const auto& value, Field what, int) {
+      stages_, capacity_, key_order_, [&](const auto& value, Field what, int) {
         auto v = static_cast<unsigned>(value);
         if (what == Field::kUserNumber) {
           v = static_cast<unsigned>(static_cast<int>(value) + user_bias_);
@@ -457,7 +554,8 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   std::size_t field = 0;
   const std::uint8_t* end = in + size();
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, user_, stages_, [&](auto& value, Field what, int) {
+              time_, user_, stages_, capacity_, key_order_,
+              [&](auto& value, Field what, int) {
                 const unsigned width = widths_[field++];
                 if (width == 0) return;
                 while (have < width) {

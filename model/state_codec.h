@@ -97,6 +97,10 @@ class StateCodec {
   std::vector<UserTableLayout> user_;  // declared tables (usually none)
   int user_bias_ = 0;                  // added to a declared number to store it
   bool stages_ = false;  // some declared strategy has more than two steps
+  // The partitioned broker: records each partition can hold (empty for
+  // the bag); and whether applied_in_key_order's cells are kept.
+  std::vector<int> capacity_;
+  bool key_order_ = false;
   std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;

@@ -212,6 +212,10 @@ void WriteConfig(JsonWriter& w, const Config& c) {
   w.Key("budgets").BeginObject();
   for (const FaultBudget& budget : kFaultBudgets) {
     if (seed && budget.family == BudgetFamily::kStyle) continue;
+    if (c.broker.delivery == Delivery::kBag &&
+        budget.family == BudgetFamily::kBroker) {
+      continue;
+    }
     // "any" for an unbounded budget.
     const int pool = Pool(c, budget);
     pool == kAnyBudget ? w.Key(budget.key).String("any")

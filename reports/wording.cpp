@@ -369,6 +369,9 @@ std::string BoundsText(const ScenarioResult& result) {
   ForEachBudget(BudgetFamily::kTime, [&](const FaultBudget& budget) {
     if (Shown(c, budget)) text += ", " + words(budget);
   });
+  ForEachBudget(BudgetFamily::kBroker, [&](const FaultBudget& budget) {
+    if (Shown(c, budget)) text += ", " + words(budget);
+  });
   if (c.claim_bound > 0) {
     text += fmt::format(", and at most {} per event",
                         Plural(c.claim_bound, "claim"));

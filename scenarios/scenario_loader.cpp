@@ -44,8 +44,8 @@ constexpr std::string_view kExpressionKeys[] = {"name", "kind", "groups",
                                                 "holds", "check"};
 constexpr std::string_view kDefinitionKeys[] = {"name", "description", "kind",
                                                 "groups", "holds"};
-constexpr std::string_view kEventKeys[] = {"name",    "type",    "key",
-                                           "version", "account", "amount"};
+constexpr std::string_view kEventKeys[] = {
+    "name", "type", "key", "version", "account", "amount", "partition"};
 constexpr std::string_view kGroupKeys[] = {"name",
                                            "strategy",
                                            "instances",
@@ -54,10 +54,12 @@ constexpr std::string_view kGroupKeys[] = {"name",
                                            "redelivery",
                                            "dead_letter_redrive",
                                            "dead_letter_retention",
-                                           "idempotency_key_window"};
+                                           "idempotency_key_window",
+                                           "commit"};
 constexpr std::string_view kTimeKeys[] = {
     "lease", "poll", "horizon", "consumer_outage", "database_outage", "clocks"};
-constexpr std::string_view kBrokerKeys[] = {"dedup", "window"};
+constexpr std::string_view kBrokerKeys[] = {"dedup", "window", "delivery",
+                                            "partitions", "commit_fencing"};
 constexpr std::string_view kSwitchKeys[] = {"lease", "fencing"};
 constexpr std::string_view kBoundKeys[] = {"claims", "max_depth", "max_states"};
 constexpr std::string_view kCheckKeys[] = {
@@ -73,6 +75,9 @@ constexpr std::string_view kDeclaredKeys[] = {"file"};
 constexpr std::string_view kDedupModes[] = {"none", "window",
                                             "producer_session"};
 constexpr std::string_view kClocks[] = {"capped", "plain"};
+constexpr std::string_view kDeliveries[] = {"bag", "partitioned"};
+// groups[].commit, in the order of Group::commit_before's values.
+constexpr std::string_view kCommitModes[] = {"after", "before"};
 constexpr std::string_view kInvariantKinds[] = {"safety", "transition",
                                                 "at_rest"};
 constexpr std::string_view kVerdicts[] = {"holds", "violated"};
@@ -404,6 +409,16 @@ class Reader {
       s = OptionalWord(t, "broker", "dedup", kDedupModes, broker.dedup);
     }
     if (s.ok()) s = OptionalDuration(t, "broker", "window", broker.window);
+    if (s.ok()) {
+      s = OptionalWord(t, "broker", "delivery", kDeliveries, broker.delivery);
+    }
+    if (s.ok()) {
+      s = OptionalInteger(t, "broker", "partitions", 1, kMaxPartitions,
+                          broker.partitions);
+    }
+    if (s.ok()) {
+      s = OptionalBoolean(t, "broker", "commit_fencing", broker.commit_fencing);
+    }
     return s;
   }
 
@@ -545,6 +560,10 @@ class Reader {
                             std::numeric_limits<std::int64_t>::min(),
                             kNoUpperLimit, event.amount);
       }
+      if (s.ok()) {
+        s = OptionalInteger(*table, field, "partition", 1, kMaxPartitions,
+                            event.partition);
+      }
       if (!s.ok()) return s;
       events.push_back(std::move(event));
     }
@@ -574,6 +593,10 @@ class Reader {
                             group.instances);
       }
       if (s.ok()) s = ReadGroupTiming(*table, field, group);
+      if (s.ok()) {
+        s = OptionalWord(*table, field, "commit", kCommitModes,
+                         group.commit_before);
+      }
       if (!s.ok()) return s;
       out_.config.groups.push_back(std::move(group));
     }
@@ -1045,6 +1068,7 @@ class Reader {
         if (Status s = CheckApplicable(*invariant, out_.config); !s.ok()) {
           return Error(element, field, s.message());
         }
+        out_.config.observed |= invariant->observes;
       }
       // A built-in, or one declared in [[invariants]].
       out_.invariants.push_back(name);
@@ -1183,6 +1207,8 @@ class Reader {
       at.column = column;
       return Error(at, Dotted(field, "holds"), error.message);
     }
+    // The observation cells it reads are kept by the model from now on.
+    out_.config.observed |= x.observes;
     return Status::Ok();
   }
 
@@ -1440,6 +1466,8 @@ std::vector<WordList> ScenarioWordLists() {
       {.path = "source.commits", .words = Words(kCommitTimes)},
       {.path = "time.clocks", .words = Words(kClocks)},
       {.path = "broker.dedup", .words = Words(kDedupModes)},
+      {.path = "broker.delivery", .words = Words(kDeliveries)},
+      {.path = "groups[].commit", .words = Words(kCommitModes)},
       {.path = "check.must_fire[]", .words = MustFireNames()},
       {.path = "expect.verdict", .words = Words(kVerdicts)},
       {.path = "invariants[].kind", .words = Words(kInvariantKinds)},

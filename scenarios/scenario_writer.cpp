@@ -61,6 +61,7 @@ void WriteConfig(const Config& config, std::string& out) {
       if (e.account)
         out += fmt::format("account = {}\n", QuoteToml(*e.account));
       if (e.amount) out += fmt::format("amount = {}\n", *e.amount);
+      if (e.partition) out += fmt::format("partition = {}\n", *e.partition);
       for (const EventAttribute& a : e.attributes) {
         out += a.text ? fmt::format("{} = {}\n", a.name, QuoteToml(*a.text))
                       : fmt::format("{} = {}\n", a.name, *a.number);
@@ -87,6 +88,7 @@ void WriteConfig(const Config& config, std::string& out) {
     duration("dead_letter_redrive", g.dead_letter_redrive);
     duration("dead_letter_retention", g.dead_letter_retention);
     duration("idempotency_key_window", g.idempotency_key_window);
+    if (g.commit_before) out += "commit = \"before\"\n";
   }
   // The relay styles' tables only when they say something, so that the seed's
   // canonical form stays as it was.
@@ -131,12 +133,20 @@ void WriteConfig(const Config& config, std::string& out) {
     duration("database_outage", t.database_outage);
     if (t.clocks == Clocks::kPlain) out += "clocks = \"plain\"\n";
   }
+  const bool partitioned = config.broker.delivery == Delivery::kPartitioned;
+  if (config.broker.dedup != Dedup::kNone || partitioned) {
+    out += "\n[broker]\n";
+  }
   if (config.broker.dedup != Dedup::kNone) {
-    out += fmt::format("\n[broker]\ndedup = {}\n",
-                       config.broker.dedup == Dedup::kWindow
-                           ? "\"window\""
-                           : "\"producer_session\"");
+    out += fmt::format("dedup = {}\n", config.broker.dedup == Dedup::kWindow
+                                           ? "\"window\""
+                                           : "\"producer_session\"");
     duration("window", config.broker.window);
+  }
+  if (partitioned) {
+    out += fmt::format(
+        "delivery = \"partitioned\"\npartitions = {}\ncommit_fencing = {}\n",
+        config.broker.partitions, Bool(config.broker.commit_fencing));
   }
 }
 

@@ -135,7 +135,7 @@ TEST_CASE("an invariant about a kind of group needs such a group") {
 }
 
 TEST_CASE("invariant names are found, and misspellings get a suggestion") {
-  CHECK(AllInvariants().size() == 10);
+  CHECK(AllInvariants().size() == 13);
   for (const Invariant& inv : AllInvariants())
     CHECK(FindInvariant(inv.name) == &inv);
   CHECK(FindInvariant("efect_at_most_once") == nullptr);

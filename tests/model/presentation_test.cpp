@@ -310,10 +310,11 @@ TEST_CASE("every action kind's argument list is what its text form names") {
       {ActionKind::kCommitFails, {"relay"}},
       {ActionKind::kFlushOffset, {"relay"}},
       {ActionKind::kLoseWrite, {"event"}},
+      {ActionKind::kRebalance, {"group", "partition", "instance"}},
   };
   REQUIRE(kinds.size() == static_cast<std::size_t>(kActionKindCount));
   for (const Expected& x : kinds) {
-    const Action a{x.kind, 1, 1, 0, 2};
+    const Action a{x.kind, 1, 1, 0, 2, 1};
     const std::string text = FormatAction(c, a);
     const std::vector<ActionArgument> args = ActionArguments(c, a);
     std::vector<std::string_view> names;

@@ -13,7 +13,9 @@ expressions follow scenarios/strategies/LANGUAGE.md (parser:
 reference_language.py), and [initial] scenarios/FORMAT.md, with the
 choices L1...  Fault budgets of "any" and the abstract search follow
 docs/SEMANTICS.md section 14, and liveness under weak fairness section 15
-(fairness routine: fair_components.py), with the choices U1.. at the end.
+(fairness routine: fair_components.py), with the choices U1.., and the
+partitioned broker docs/SEMANTICS.md section 16, with the choices P1.., at
+the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -81,8 +83,9 @@ A12. Replay: an action string matches an enabled action if equal ignoring
      whitespace.  Step k means "after the k-th action"; safety invariants are
      also checked on the initial state (step 0).  At-rest invariants are checked
      only if the state after the last step is terminal (A8).
-A13. Broker: ready[g][e] is a count (bag); no delivery order.  Ordered delivery
-     (mentioned as an option) is not in the scenario format and not modelled.
+A13. Broker: ready[g][e] is a count (bag); no delivery order.  The ordered,
+     partitioned broker of docs/SEMANTICS.md section 16 is [broker] delivery
+     = "partitioned" (P1..).
 
 RELAY STYLES, BROKER DURABILITY AND MESSAGE IDENTITY, written from
 scenarios/FORMAT.md and docs/RELAY_STYLES.md:
@@ -383,6 +386,72 @@ ANY NUMBER OF FAULTS AND LIVENESS (docs/SEMANTICS.md sections 14 and 15)
      the stem's end on; otherwise "inconclusive".  The violation's length
      is the stem's.  "cyclic" says whether the kept graph has any cycle
      at all, faults included.
+
+THE PARTITIONED BROKER (docs/SEMANTICS.md section 16)
+-----------------------------------------------------
+ P1. State: per partition the log, a tuple of the events of its records
+     (its length is the tuple's); per group and partition (owner, epoch,
+     committed, position), the owner an instance index from 0, initially
+     p mod K with p and the instance both counted from 0 (so p1 starts
+     with instance 1); per instance (partition, offset, epoch, fetched),
+     all 0 while the instance is idle.  With the bag all of these are
+     constants (no partitions), so a bag scenario's states are unchanged.
+ P2. Keys that only mean something for the partitioned broker are refused
+     with the bag: broker.partitions, broker.commit_fencing, a group's
+     commit, an event's partition, a nonzero faults.rebalances,
+     no_offset_skipped and committed_by_owner.  applied_in_key_order is
+     accepted with either broker.
+ P3. Refused with the partitioned broker: any duration (timed scenario),
+     a nonzero faults.redeliveries or faults.lost_broker_writes, a budget
+     of "any" (faults.rebalances included), and lease_token relays without
+     a lease and without a claim bound (they can send for ever; the logs
+     would grow without bound and section 14 does not abstract them).
+     broker.dedup = "producer_session" (untimed, T2) is accepted: its drop
+     decides whether a record is appended.
+ P4. part(e): the event's partition (an integer 1..P, else refused) when
+     it gives one; else the key's position in first appearance, from 0,
+     mod P; else the event's index in the file, from 0, mod P (e1 -> p1).
+ P5. A send the broker accepts appends a record to part(e)'s log and adds
+     1 to offered[e]; ready stays 0.
+ P6. consume(g, i, e) is generated once per event, in event order, when i
+     owns part(e), position < length and the record at position is e.
+     commit = "after": the first step runs as for the bag; "before": the
+     commit of j + 1 (always accepted: the fetching owner under the current
+     epoch) and midway with fetched = 1, memo 0.  step with fetched = 1
+     runs the first step.  acknowledge commits j + 1 only with "after";
+     ack_lost needs "after"; crash_consumer (midway) sets position =
+     committed for every partition the instance owns at the crash (not the
+     partition of its record if it lost it); redeliver never.
+ P7. rebalance(g, p, i): after every other action (the bag's order, then
+     the relay styles', then these), by group, partition, instance; needs
+     rebalances > 0 and owner != i, so never with one instance.  It is a
+     fault (it spends a budget): an at-rest state has none left, and it is
+     marked a fault for the fairness check.  Its action class (must_fire)
+     is "rebalance".
+ P8. A commit of o by instance i for its record of partition p fetched
+     under epoch x: current = owner = i and epoch = x.  Accepted when
+     current or commit_fencing is off: committed = o (even lower); an
+     accepted commit that is not current sets stale_commit.  Rejected:
+     nothing changes (the instance still becomes idle).
+ P9. done[g][p][j] (a bit mask per group and partition) is set when a step
+     leaves the instance holding: the consume of a one-step strategy with
+     commit = "after", the step after fetched for a one-step strategy, or
+     the last step of a longer one.  no_offset_skipped: every j below
+     committed has its bit set or is the (partition, offset) of a non-idle
+     (midway or holding) instance of the group.
+P10. applied[g][k] (both brokers): after each handler step (a consume that
+     runs one, or a step) of group g on event e with a key, when any of the
+     group's durable tables (effects, inbox, ledger, sent, version, cache,
+     its declared tables) differs from before the step, applied[g][key(e)]
+     = the rank of e among the events of its key in file order (from 1).
+     Events without a key are not tracked.  applied_in_key_order (a
+     transition invariant) fails on a transition that lowers any cell.  It
+     needs a group and at least one event with a key; the other two need a
+     partitioned broker and a group.
+P11. Observation cells are part of the state only when check.invariants
+     lists the invariant that reads them (applied, done, stale_commit);
+     otherwise they are empty tuples.  The three invariants are not among
+     those --declared-invariants replaces.
 """
 
 import itertools
@@ -412,12 +481,16 @@ SAFETY = ("effect_at_most_once", "stale_completion_rejected",
 TRANSITION = ("projection_monotonic",)
 AT_REST = ("eventually_offered", "eventually_consumed", "projection_converges",
            "notify_at_least_once", "cache_consistent")
+# docs/SEMANTICS.md section 16 (P1..): kept apart from the ten above, which
+# check_pinned.py --declared-invariants replaces by their expressions.
+PARTITION_SAFETY = ("no_offset_skipped", "committed_by_owner")
+PARTITION_TRANSITION = ("applied_in_key_order",)
 
 # Actions that spend a budget (docs/SEMANTICS.md section 15); expire is one
 # when premature (Model.is_fault).
 FAULT_ACTIONS = ("send_ack_lost", "crash_relay", "ack_lost", "crash_consumer",
                  "redeliver", "consumer_outage", "database_outage",
-                 "commit_fails", "lose_write")
+                 "commit_fails", "lose_write", "rebalance")
 
 # relay phases
 R_IDLE, R_CLAIMED, R_SENT = 0, 1, 2
@@ -467,6 +540,21 @@ F_DECL = 31       # per group: per declared table: per cell
 F_KEYAGE = 32     # per group: per event, age of the last keyed call let through
 F_BEGUN = 33      # per event: age_sweeper, the dispatch has begun (B8)
 F_SCLOCK = 34     # per relay: age_sweeper, units since its send began
+# The partitioned broker (docs/SEMANTICS.md section 16; P1..).  With the bag
+# every one of these is a constant (empty tuples, 0), so a bag scenario has
+# exactly the states it had; F_APPLIED is the exception, present with either
+# broker when applied_in_key_order is checked.
+F_LOG = 35        # per partition: tuple of the events of its records
+F_PGRP = 36       # per group: per partition (owner, epoch, committed,
+                  # position), the owner an instance index from 0
+F_PINST = 37      # per group: per instance (partition, offset, epoch,
+                  # fetched) of the record it works on; zeros while idle
+F_APPLIED = 38    # per group: per key, applied[g][k] (only when checked)
+F_DONE = 39       # per group: per partition, bit j = done[g][p][j]
+                  # (only when no_offset_skipped is checked)
+F_STALE = 40      # per group: per partition, stale_commit[g][p] (only
+                  # when committed_by_owner is checked)
+F_REBAL = 41      # int: rebalances left
 # parked
 PK_NONE, PK_DELAYED, PK_DEAD = 0, 1, 2
 
@@ -583,6 +671,123 @@ class Model:
         self._init_time(cfg)
         self._init_language(cfg)
         self._init_abstraction(cfg)
+        self._init_broker(cfg)
+
+    def _init_broker(self, cfg):
+        """docs/SEMANTICS.md section 16: [broker] delivery, partitions,
+        commit_fencing; a group's commit; an event's partition; [faults]
+        rebalances; and the observation cells of the three invariants it
+        adds, present only when the scenario checks them (P1..P14)."""
+        br = cfg.get("broker", {})
+        f = cfg.get("faults", {})
+        cfg_groups = cfg.get("groups", [])
+        delivery = br.get("delivery", "bag")
+        if delivery not in ("bag", "partitioned"):
+            raise ValueError("broker.delivery: unknown %r; expected 'bag' "
+                             "or 'partitioned'" % (delivery,))
+        self.partitioned = delivery == "partitioned"
+        checked = set(cfg.get("check", {}).get("invariants", []))
+        rebal = f.get("rebalances", 0)
+        if rebal != ANY and (isinstance(rebal, bool)
+                             or not isinstance(rebal, int)
+                             or not 0 <= rebal <= 15):
+            raise ValueError("faults.rebalances: expected 0..15, got %r"
+                             % (rebal,))
+        # applied_in_key_order: a group, events with keys (P10); either
+        # broker.
+        self.obs_applied = "applied_in_key_order" in checked
+        if self.obs_applied and (self.nG == 0 or self.nK == 0):
+            raise ValueError("check.invariants: applied_in_key_order needs "
+                             "a group and events with keys")
+        rank, seen = [], {}
+        for e in range(self.nE):
+            k = self.ev_key[e]
+            if k is None:
+                rank.append(0)
+            else:
+                seen[k] = seen.get(k, 0) + 1
+                rank.append(seen[k])
+        self.key_rank = rank          # 1 for the first event of its key
+        if not self.partitioned:
+            # P2: every partitioned-only key is refused with the bag.
+            for key in ("partitions", "commit_fencing"):
+                if key in br:
+                    raise ValueError("broker.%s: only with broker.delivery "
+                                     "= 'partitioned'" % key)
+            for k, g in enumerate(cfg_groups):
+                if "commit" in g:
+                    raise ValueError("groups[%d].commit: only with "
+                                     "broker.delivery = 'partitioned'"
+                                     % (k + 1))
+            for k, ev in enumerate(self.events):
+                if "partition" in ev:
+                    raise ValueError("events[%d].partition: only with "
+                                     "broker.delivery = 'partitioned'"
+                                     % (k + 1))
+            if rebal != 0:
+                raise ValueError("faults.rebalances: only with "
+                                 "broker.delivery = 'partitioned'")
+            for name in PARTITION_SAFETY:
+                if name in checked:
+                    raise ValueError("check.invariants: %s needs a "
+                                     "partitioned broker" % name)
+            self.nP, self.rebalances0 = 0, 0
+            self.obs_done = self.obs_stale = False
+            for grp in self.groups:
+                grp["commit_before"] = False
+            return
+        P = br.get("partitions", 1)
+        if isinstance(P, bool) or not isinstance(P, int) or not 1 <= P <= 4:
+            raise ValueError("broker.partitions: expected 1..4, got %r"
+                             % (P,))
+        self.nP = P
+        fencing = br.get("commit_fencing", True)
+        if not isinstance(fencing, bool):
+            raise ValueError("broker.commit_fencing: expected a boolean")
+        self.commit_fencing = fencing
+        # Refused with the partitioned broker (section 16; P3).
+        if self.timed:
+            raise ValueError("broker.delivery: 'partitioned' does not "
+                             "combine with durations")
+        for key in ("redeliveries", "lost_broker_writes"):
+            if f.get(key, 0) != 0:
+                raise ValueError("faults.%s: not with broker.delivery = "
+                                 "'partitioned'" % key)
+        if any(v == ANY for v in f.values()):
+            raise ValueError("faults: an \"any\" budget does not combine "
+                             "with broker.delivery = 'partitioned'")
+        if self.abstract:
+            # lease_token relays without a lease and without a claim bound
+            # can send for ever: the logs would grow without bound (P3).
+            raise ValueError("broker.delivery: 'partitioned' needs a lease "
+                             "or a claim bound (bounds.claims), or the "
+                             "logs grow without bound")
+        self.rebalances0 = rebal
+        for k, (g, grp) in enumerate(zip(cfg_groups, self.groups)):
+            mode = g.get("commit", "after")
+            if mode not in ("after", "before"):
+                raise ValueError("groups[%d].commit: unknown %r; expected "
+                                 "'after' or 'before'" % (k + 1, mode))
+            grp["commit_before"] = mode == "before"
+        # part(e), from 0 (P4)
+        self.part = []
+        for e, ev in enumerate(self.events):
+            if "partition" in ev:
+                v = ev["partition"]
+                if isinstance(v, bool) or not isinstance(v, int) \
+                        or not 1 <= v <= P:
+                    raise ValueError("events[%d].partition: expected 1..%d,"
+                                     " got %r" % (e + 1, P, v))
+                self.part.append(v - 1)
+            elif self.ev_key[e] is not None:
+                self.part.append(self.ev_key[e] % P)
+            else:
+                self.part.append(e % P)
+        for name in PARTITION_SAFETY:
+            if name in checked and self.nG == 0:
+                raise ValueError("check.invariants: %s needs a group" % name)
+        self.obs_done = "no_offset_skipped" in checked
+        self.obs_stale = "committed_by_owner" in checked
 
     def _init_abstraction(self, cfg):
         """docs/SEMANTICS.md section 14 (U2): with a budget of "any", or
@@ -773,8 +978,8 @@ class Model:
         self.checked_decl = []       # declared here and checked (L11)
         for k, table in enumerate(cfg.get("invariants", []), start=1):
             inv = lang.compile_invariant(table, k)
-            if inv.name in SAFETY + TRANSITION + AT_REST or \
-                    inv.name in self.decl_invs:
+            if inv.name in SAFETY + TRANSITION + AT_REST + PARTITION_SAFETY \
+                    + PARTITION_TRANSITION or inv.name in self.decl_invs:
                 raise ValueError("invariants[%d].name: %r is taken"
                                  % (k, inv.name))
             inv.group_ids = None if inv.groups is None else \
@@ -941,6 +1146,16 @@ class Model:
             tuple(grp["start"] for grp in self.groups),
             (z,) * G,
             (0,) * E, (0,) * self.nR,
+            # section 16 (constants with the bag but F_APPLIED)
+            ((),) * self.nP,
+            tuple(tuple((p % grp["instances"], 0, 0, 0)
+                        for p in range(self.nP)) for grp in self.groups),
+            tuple(((0, 0, 0, 0),) * grp["instances"] for grp in self.groups)
+            if self.partitioned else (),
+            ((0,) * K,) * G if self.obs_applied else (),
+            ((0,) * self.nP,) * G if self.obs_done else (),
+            ((0,) * self.nP,) * G if self.obs_stale else (),
+            self.rebalances0,
         )
 
     @staticmethod
@@ -999,6 +1214,12 @@ class Model:
     # ------------------------------------------------------------------
     def _send_copy(self, s, e):
         s[F_OFFERED] = self._set(s[F_OFFERED], e, s[F_OFFERED][e] + 1)
+        if self.partitioned:
+            # section 16: a record appended to the log of part(e); the
+            # bag's ready stays 0
+            p = self.part[e]
+            s[F_LOG] = self._set(s[F_LOG], p, s[F_LOG][p] + (e,))
+            return
         s[F_READY] = tuple(self._set(rg, e, rg[e] + 1) for rg in s[F_READY])
 
     def _step(self, s, g, e, first):
@@ -1391,9 +1612,9 @@ class Model:
     def kind_of(self, name):
         if name in self.decl_invs:
             return self.decl_invs[name].kind
-        if name in SAFETY:
+        if name in SAFETY or name in PARTITION_SAFETY:
             return "safety"
-        if name in TRANSITION:
+        if name in TRANSITION or name in PARTITION_TRANSITION:
             return "transition"
         if name in AT_REST:
             return "at_rest"
@@ -1749,7 +1970,9 @@ class Model:
             gname = grp["name"]
             two = grp["two"]
             g_up = s[F_DOWN][g] == 0
-            for i in range(grp["instances"]):
+            if self.partitioned:
+                self._partitioned_instance_moves(s, g, out)
+            for i in range(0 if self.partitioned else grp["instances"]):
                 ph, ev, priv = s[F_INST][g][i]
                 lbl = "%s, %d" % (gname, i + 1)
                 if ph == I_IDLE:
@@ -1766,6 +1989,7 @@ class Model:
                             else:
                                 self._step(n, g, e, True)
                                 self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
+                            self._observe_step(n, s, g, e)
                             self._inserted(n, s, g, e)
                             out.append(("consume(%s, %s)" % (
                                 lbl, self.events[e]["name"]), tuple(n), True))
@@ -1778,6 +2002,7 @@ class Model:
                         self._set_inst(n, g, i, (I_HOLDING, ev, 0))
                     else:
                         self._set_inst(n, g, i, (I_MIDWAY, ev, kept))
+                    self._observe_step(n, s, g, e)
                     self._inserted(n, s, g, e)
                     out.append(("step(%s)" % lbl, tuple(n), True))
                 if ph == I_HOLDING:
@@ -1894,7 +2119,145 @@ class Model:
                 self._budget(n, B_B)
                 out.append(("lose_write(%s)" % self.events[e]["name"],
                             tuple(n), False))
+        # section 16: rebalance(g, p, i) last, by group, partition, instance
+        if self.partitioned and s[F_REBAL] > 0:
+            for g, grp in enumerate(self.groups):
+                for p in range(self.nP):
+                    owner, epoch, committed, _pos = s[F_PGRP][g][p]
+                    for i in range(grp["instances"]):
+                        if owner == i:
+                            continue
+                        n = list(s)
+                        n[F_PGRP] = self._set2(s[F_PGRP], g, p,
+                                               (i, epoch + 1, committed,
+                                                committed))
+                        n[F_REBAL] = s[F_REBAL] - 1
+                        out.append(("rebalance(%s, p%d, %d)"
+                                    % (grp["name"], p + 1, i + 1),
+                                    tuple(n), False))
         return out
+
+    # --- the partitioned broker (docs/SEMANTICS.md section 16) ---------
+    def _observe_step(self, n, s, g, e):
+        """applied[g][key(e)] = the rank of e among its key's events, when
+        the handler step that led from s to n changed one of group g's
+        durable tables (P10); only when applied_in_key_order is checked."""
+        if not self.obs_applied or self.ev_key[e] is None:
+            return
+        if all(n[f][g] == s[f][g] for f in (F_EFFECTS, F_INBOX, F_LEDGER,
+                                             F_SENT, F_VERSION, F_CACHE,
+                                             F_DECL)):
+            return
+        n[F_APPLIED] = self._set2(n[F_APPLIED], g, self.ev_key[e],
+                                  self.key_rank[e])
+
+    def _processed(self, n, g, i):
+        """The handler's last step ran for the record instance i of group g
+        works on: done[g][p][j] = 1 (when no_offset_skipped is checked)."""
+        if not self.obs_done:
+            return
+        p, j, _x, _f = n[F_PINST][g][i]
+        n[F_DONE] = self._set2(n[F_DONE], g, p, n[F_DONE][g][p] | (1 << j))
+
+    def _commit(self, n, g, i, p, x, o):
+        """Instance i of group g commits offset o for its record of
+        partition p, fetched under epoch x."""
+        owner, epoch, _committed, pos = n[F_PGRP][g][p]
+        current = owner == i and epoch == x
+        if not current and self.commit_fencing:
+            return                                   # rejected
+        n[F_PGRP] = self._set2(n[F_PGRP], g, p, (owner, epoch, o, pos))
+        if not current and self.obs_stale:
+            n[F_STALE] = self._set2(n[F_STALE], g, p, 1)
+
+    def _idle(self, n, g, i):
+        self._set_inst(n, g, i, (I_IDLE, 0, 0))
+        n[F_PINST] = self._set2(n[F_PINST], g, i, (0, 0, 0, 0))
+
+    def _partitioned_instance_moves(self, s, g, out):
+        """consume, step, acknowledge, ack_lost, crash_consumer for each
+        instance of group g, in the bag's order (section 16); redeliver is
+        never enabled."""
+        grp = self.groups[g]
+        two, before = grp["two"], grp["commit_before"]
+        bud = s[F_BUDGET]
+        for i in range(grp["instances"]):
+            ph, ev, priv = s[F_INST][g][i]
+            lbl = "%s, %d" % (grp["name"], i + 1)
+            if ph == I_IDLE:
+                for e in range(self.nE):
+                    p = self.part[e]
+                    owner, epoch, committed, pos = s[F_PGRP][g][p]
+                    log = s[F_LOG][p]
+                    if owner != i or pos >= len(log) or log[pos] != e:
+                        continue
+                    n = list(s)
+                    n[F_PGRP] = self._set2(s[F_PGRP], g, p,
+                                           (owner, epoch, committed, pos + 1))
+                    if before:
+                        n[F_PINST] = self._set2(s[F_PINST], g, i,
+                                                (p, pos, epoch, 1))
+                        self._commit(n, g, i, p, epoch, pos + 1)
+                        self._set_inst(n, g, i, (I_MIDWAY, e + 1, 0))
+                    else:
+                        n[F_PINST] = self._set2(s[F_PINST], g, i,
+                                                (p, pos, epoch, 0))
+                        if two:
+                            m = self._first_of_two(n, g, e)
+                            self._set_inst(n, g, i, (I_MIDWAY, e + 1, m))
+                        else:
+                            self._step(n, g, e, True)
+                            self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
+                            self._processed(n, g, i)
+                        self._observe_step(n, s, g, e)
+                        self._inserted(n, s, g, e)
+                    out.append(("consume(%s, %s)" % (
+                        lbl, self.events[e]["name"]), tuple(n), True))
+                continue
+            e = ev - 1
+            p, j, x, fetched = s[F_PINST][g][i]
+            if ph == I_MIDWAY:
+                n = list(s)
+                if fetched:
+                    n[F_PINST] = self._set2(s[F_PINST], g, i, (p, j, x, 0))
+                    if two:
+                        m = self._first_of_two(n, g, e)
+                        self._set_inst(n, g, i, (I_MIDWAY, ev, m))
+                    else:
+                        self._step(n, g, e, True)
+                        self._set_inst(n, g, i, (I_HOLDING, ev, 0))
+                        self._processed(n, g, i)
+                else:
+                    kept = self._second_of_two(n, g, e, priv)
+                    if kept is None:
+                        self._set_inst(n, g, i, (I_HOLDING, ev, 0))
+                        self._processed(n, g, i)
+                    else:
+                        self._set_inst(n, g, i, (I_MIDWAY, ev, kept))
+                self._observe_step(n, s, g, e)
+                self._inserted(n, s, g, e)
+                out.append(("step(%s)" % lbl, tuple(n), True))
+            if ph == I_HOLDING:
+                n = list(s)
+                if not before:
+                    self._commit(n, g, i, p, x, j + 1)
+                self._idle(n, g, i)
+                out.append(("acknowledge(%s)" % lbl, tuple(n), True))
+                if not before and bud[B_A] > 0:
+                    n = list(s)
+                    self._idle(n, g, i)
+                    self._budget(n, B_A)
+                    out.append(("ack_lost(%s)" % lbl, tuple(n), False))
+            if ph == I_MIDWAY and bud[B_Q] > 0:
+                n = list(s)
+                self._idle(n, g, i)
+                self._budget(n, B_Q)
+                rows = list(s[F_PGRP][g])
+                for q, (owner, epoch, committed, _pos) in enumerate(rows):
+                    if owner == i:
+                        rows[q] = (owner, epoch, committed, committed)
+                n[F_PGRP] = self._set(n[F_PGRP], g, tuple(rows))
+                out.append(("crash_consumer(%s)" % lbl, tuple(n), False))
 
     def _inserted(self, n, s, g, e):
         """A strategy inserted the inbox row (0 -> 1): its age starts."""
@@ -1920,6 +2283,19 @@ class Model:
                        for g in self._groups_of("notification") for e in range(E))
         if name == "offered_at_most_once":
             return all(s[F_OFFERED][e] <= 1 for e in range(E))
+        if name == "no_offset_skipped":
+            for g, grp in enumerate(self.groups):
+                working = {s[F_PINST][g][i][:2]
+                           for i in range(grp["instances"])
+                           if s[F_INST][g][i][0] != I_IDLE}
+                for p in range(self.nP):
+                    done = s[F_DONE][g][p]
+                    for j in range(s[F_PGRP][g][p][2]):
+                        if not done >> j & 1 and (p, j) not in working:
+                            return False
+            return True
+        if name == "committed_by_owner":
+            return all(v == 0 for row in s[F_STALE] for v in row)
         raise ValueError(name)
 
     def transition_ok(self, name, s, n):
@@ -1929,6 +2305,9 @@ class Model:
             return all(n[F_VERSION][g][k] >= s[F_VERSION][g][k]
                        for g in self._groups_of("projection")
                        for k in range(self.nK))
+        if name == "applied_in_key_order":
+            return all(a >= b for new, old in zip(n[F_APPLIED], s[F_APPLIED])
+                       for a, b in zip(new, old))
         raise ValueError(name)
 
     def at_rest_ok(self, name, s):

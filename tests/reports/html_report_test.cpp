@@ -94,7 +94,7 @@ std::string_view DataOf(std::string_view html) {
 }
 
 TEST_CASE("the HTML fault budgets table lists every budget a scenario sets") {
-  // No valid scenario sets all ten (premature expiries need the lease_token
+  // No valid scenario sets all eleven (premature expiries need the lease_token
   // relay, failed commits row_lock): they are set on a checked result, whose
   // configuration is all the table reads.
   ScenarioResult r = LeaseExpiry();
@@ -115,8 +115,9 @@ TEST_CASE("the HTML fault budgets table lists every budget a scenario sets") {
                                "consumer outages",
                                "database outages",
                                "failed commits",
-                               "lost broker writes"};
-  for (int i = 0; i < 10; ++i) {
+                               "lost broker writes",
+                               "rebalances"};
+  for (int i = 0; i < 11; ++i) {
     expected += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n",
                             names[i], i + 1);
   }

@@ -210,7 +210,8 @@ TEST_CASE(
         "stale_completion_rejected, projection_monotonic, "
         "notify_at_most_once, offered_at_most_once, eventually_offered, "
         "eventually_consumed, projection_converges, notify_at_least_once, "
-        "cache_consistent, credited_once, credited_at_least_once");
+        "cache_consistent, applied_in_key_order, no_offset_skipped, "
+        "committed_by_owner, credited_once, credited_at_least_once");
 }
 
 }  // namespace
