@@ -55,6 +55,10 @@ constexpr KindInfo kKinds[kActionKindCount] = {
     {ActionKind::kFlushOffset, "flush_offset", Args::kRelay},
     {ActionKind::kLoseWrite, "lose_write", Args::kEvent},
     {ActionKind::kRebalance, "rebalance", Args::kGroupPartitionInstance},
+    {ActionKind::kSendFails, "send_fails", Args::kRelay},
+    {ActionKind::kRetrySend, "retry_send", Args::kRelay},
+    {ActionKind::kConsumeFails, "consume_fails", Args::kGroupInstanceEvent},
+    {ActionKind::kConsumeRetry, "consume_retry", Args::kGroupInstanceEvent},
 };
 
 std::string_view Trim(std::string_view s) {

@@ -12,8 +12,10 @@
 //   source_commit(e1)  commit_fails(A)  flush_offset(A)  lose_write(e1)
 //                                                      (the relay styles'
 //                                                      actions)
-//   rebalance(billing, p1, 2)           (the partitioned broker's; p1 is
-//                                        the first partition)
+//   rebalance(billing, p1, 2)  send_fails(A)  retry_send(A)
+//   consume_fails(billing, 1, e1)  consume_retry(billing, 1, e1)
+//                                      (the partitioned broker's; p1 is
+//                                       the first partition)
 //
 // Relays, events and groups are named as in the Config; instances are
 // numbered from 1 within their group. FormatAction and ParseAction round-trip.
@@ -60,9 +62,13 @@ enum class ActionKind : std::uint8_t {
   kFlushOffset,   // relay (cdc_offset): the read position becomes durable
   kLoseWrite,     // event: the broker loses a copy it acknowledged
   // The partitioned broker (docs/SEMANTICS.md section 16).
-  kRebalance,  // group, partition, instance: the partition moves there
+  kRebalance,     // group, partition, instance: the partition moves there
+  kSendFails,     // relay: its producer's write fails, to be retried
+  kRetrySend,     // relay: the producer's retry of the failed write
+  kConsumeFails,  // group, instance, event: the handler fails on a record
+  kConsumeRetry,  // group, instance, event: from the group's retry topic
 };
-inline constexpr int kActionKindCount = 24;
+inline constexpr int kActionKindCount = 28;
 
 // "claim", "send_ack_lost", ...
 std::string_view ActionKindName(ActionKind kind);

@@ -622,7 +622,10 @@ int CopyBound(const Config& config) {
     // A record is handled again only after its partition restarts from
     // the committed offset (a consumer crash or a rebalance), and a
     // rebalance also lets the old owner finish the record it holds.
-    return SendsPerEvent(config) * (1 + b.consumer_crashes + 2 * b.rebalances);
+    // A failed record goes to the retry topic, from which each delivery
+    // can fail again (a lost acknowledgement, a crash).
+    return SendsPerEvent(config) * (1 + b.consumer_crashes + 2 * b.rebalances) +
+           b.handler_failures * (1 + b.lost_consumer_acks + b.consumer_crashes);
   }
   const int claims = SendsPerEvent(config) - b.lost_publish_acks;
   int instances = 0;
@@ -708,7 +711,35 @@ Status CheckPartitions(const Config& config) {
           g + 1));
     }
   }
+  if (config.max_in_flight < 1 || config.max_in_flight > kMaxInFlight) {
+    return Status::Error(
+        fmt::format("relay.max_in_flight: {} is out of range "
+                    "1..{}",
+                    config.max_in_flight, kMaxInFlight));
+  }
+  for (std::size_t g = 0; g < config.groups.size(); ++g) {
+    if (config.groups[g].retry_topic && !partitioned) {
+      return Status::Error(fmt::format(
+          "groups[{}].on_failure: retry topics are modelled for a "
+          "partitioned broker only; set broker.delivery = \"partitioned\"",
+          g + 1));
+    }
+  }
+  if (!partitioned && config.budgets.handler_failures != 0) {
+    return Status::Error(
+        "faults.handler_failures: modelled for a partitioned broker only; "
+        "set broker.delivery = \"partitioned\"");
+  }
   if (!partitioned) {
+    if (config.max_in_flight != 1 || config.idempotent_producer ||
+        config.budgets.send_failures != 0) {
+      return Status::Error(fmt::format(
+          "{}: the producer's writes are modelled for a partitioned broker "
+          "only; set broker.delivery = \"partitioned\"",
+          config.budgets.send_failures != 0 ? "faults.send_failures"
+          : config.idempotent_producer      ? "relay.idempotent_producer"
+                                            : "relay.max_in_flight"));
+    }
     if (config.broker.partitions != 1) {
       return Status::Error(
           "broker.partitions: only a partitioned broker has partitions; set "

@@ -161,6 +161,10 @@ struct Group {
   // With a partitioned broker: commit a record's offset before its handler
   // runs (at-most-once) instead of after it (docs/SEMANTICS.md section 16).
   bool commit_before = false;
+  // With a partitioned broker and handler failures: a failed record goes
+  // to the group's retry topic and the partition moves on, instead of
+  // being retried in place (docs/SEMANTICS.md section 16.2).
+  bool retry_topic = false;
   bool operator==(const Group&) const = default;
 };
 
@@ -239,6 +243,10 @@ struct FaultBudgets {
   int lost_broker_writes = 0;  // B
   // The partitioned broker: moves of a partition to another instance.
   int rebalances = 0;
+  // Transient producer write failures, retried (docs/SEMANTICS.md 16.1).
+  int send_failures = 0;
+  // Failures of a consumer's handler on a record (section 16.2).
+  int handler_failures = 0;
   bool operator==(const FaultBudgets&) const = default;
 };
 
@@ -340,6 +348,11 @@ struct Config {
   // takes (unset: a send returns at the instant it begins).
   std::optional<Seconds> min_age{};
   std::optional<Seconds> send_time{};
+  // The partitioned broker's producer (docs/SEMANTICS.md section 16.1):
+  // writes a relay may have outstanding, and whether the broker refuses
+  // a producer's write out of sequence.
+  int max_in_flight = 1;
+  bool idempotent_producer = false;
   // What the checks run on this configuration read of events, so that
   // symmetry (model/symmetry.h) may swap events that differ only in
   // attributes nothing reads. Set by whoever compiles the checks; unset,
@@ -382,6 +395,7 @@ inline constexpr int kMaxRedeliveries = 8;  // length of a group's schedule
 // The partitioned broker: partitions, and records one partition can hold.
 inline constexpr int kMaxPartitions = 4;
 inline constexpr int kMaxRecords = 16;
+inline constexpr int kMaxInFlight = 5;
 
 // Checks sizes, unique names, required event attributes and the claim bound
 // rule. The message names the offending field in scenario-file terms

@@ -81,6 +81,12 @@ inline constexpr FaultBudget kFaultBudgets[] = {
     {"rebalances", "rebalance", "rebalance", "rebalances",
      &FaultBudgets::rebalances, &Budgets::rebalances, BudgetFamily::kBroker,
      BudgetShown::kWhenSet},
+    {"send_failures", "send_fails", "transient send failure",
+     "transient send failures", &FaultBudgets::send_failures,
+     &Budgets::send_failures, BudgetFamily::kBroker, BudgetShown::kWhenSet},
+    {"handler_failures", "consume_fails", "handler failure", "handler failures",
+     &FaultBudgets::handler_failures, &Budgets::handler_failures,
+     BudgetFamily::kBroker, BudgetShown::kWhenSet},
 };
 
 // The keys of [faults], in table order.

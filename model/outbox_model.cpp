@@ -77,6 +77,12 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoVisibilityTimeout,
   kAlreadyAssigned,
   kNoRebalanceBudget,
+  kWaitingForRetry,
+  kNoSendFailureBudget,
+  kNoRetryPending,
+  kNoHandlerFailureBudget,
+  kNoRetryTopic,
+  kNotInRetryTopic,
 };
 
 namespace {
@@ -274,6 +280,10 @@ void OutboxModel::ListCandidates() {
     candidates_.push_back(Action{ActionKind::kSendAckLost, r, 0, 0, 0});
     candidates_.push_back(Action{ActionKind::kComplete, r, 0, 0, 0});
     candidates_.push_back(Action{ActionKind::kCrashRelay, r, 0, 0, 0});
+    if (config_.budgets.send_failures > 0) {
+      candidates_.push_back(Action{ActionKind::kSendFails, r, 0, 0, 0});
+      candidates_.push_back(Action{ActionKind::kRetrySend, r, 0, 0, 0});
+    }
   }
   for (std::uint8_t e = 0; e < events; ++e) {
     candidates_.push_back(Action{ActionKind::kExpire, 0, e, 0, 0});
@@ -325,6 +335,20 @@ void OutboxModel::ListCandidates() {
         candidates_.push_back(Action{ActionKind::kRebalance, 0, 0, g,
                                      static_cast<std::uint8_t>(i),
                                      static_cast<std::uint8_t>(p)});
+      }
+    }
+  }
+  // Handler failures and retry topics (docs/SEMANTICS.md section 16.2).
+  for (std::uint8_t g = 0; g < config_.groups.size(); ++g) {
+    if (config_.budgets.handler_failures == 0) break;
+    for (int i = 0; i < config_.groups[g].instances; ++i) {
+      const auto inst = static_cast<std::uint8_t>(i);
+      for (std::uint8_t e = 0; e < events; ++e) {
+        candidates_.push_back(Action{ActionKind::kConsumeFails, 0, e, g, inst});
+      }
+      if (!config_.groups[g].retry_topic) continue;
+      for (std::uint8_t e = 0; e < events; ++e) {
+        candidates_.push_back(Action{ActionKind::kConsumeRetry, 0, e, g, inst});
       }
     }
   }
@@ -402,15 +426,28 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       return Guard::kEnabled;
     }
     case ActionKind::kSend:
-      return s.relays[a.relay].phase == RelayPhase::kClaimed
-                 ? Guard::kEnabled
-                 : Guard::kRelayNotClaimed;
+      if (s.relays[a.relay].phase != RelayPhase::kClaimed) {
+        return Guard::kRelayNotClaimed;
+      }
+      return WaitsForRetry(s, a.relay) ? Guard::kWaitingForRetry
+                                       : Guard::kEnabled;
     case ActionKind::kSendAckLost:
       if (s.relays[a.relay].phase != RelayPhase::kClaimed) {
         return Guard::kRelayNotClaimed;
       }
+      if (WaitsForRetry(s, a.relay)) return Guard::kWaitingForRetry;
       return s.budgets.lost_publish_acks > 0 ? Guard::kEnabled
                                              : Guard::kNoPublishAckBudget;
+    case ActionKind::kSendFails:
+      if (s.relays[a.relay].phase != RelayPhase::kClaimed) {
+        return Guard::kRelayNotClaimed;
+      }
+      if (s.relays[a.relay].retry != 0) return Guard::kWaitingForRetry;
+      return s.budgets.send_failures > 0 ? Guard::kEnabled
+                                         : Guard::kNoSendFailureBudget;
+    case ActionKind::kRetrySend:
+      return s.relays[a.relay].retry != 0 ? Guard::kEnabled
+                                          : Guard::kNoRetryPending;
     case ActionKind::kComplete:
       if (s.relays[a.relay].phase != RelayPhase::kSent) {
         return Guard::kRelayNotSent;
@@ -434,11 +471,26 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
         return Guard::kRelayIdle;
       return s.budgets.relay_crashes > 0 ? Guard::kEnabled
                                          : Guard::kNoRelayCrashBudget;
+    case ActionKind::kConsumeRetry: {
+      const InstanceCells& inst =
+          s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
+                      a.instance];
+      if (inst.phase != InstancePhase::kIdle) return Guard::kInstanceNotIdle;
+      if (!config_.groups[a.group].retry_topic) return Guard::kNoRetryTopic;
+      return s.group_events[a.group * events + a.event].ready > 0
+                 ? Guard::kEnabled
+                 : Guard::kNotInRetryTopic;
+    }
+    case ActionKind::kConsumeFails:
     case ActionKind::kConsume: {
       const InstanceCells& inst =
           s.instances[static_cast<std::size_t>(FirstInstance(a.group)) +
                       a.instance];
       if (inst.phase != InstancePhase::kIdle) return Guard::kInstanceNotIdle;
+      if (a.kind == ActionKind::kConsumeFails &&
+          s.budgets.handler_failures == 0) {
+        return Guard::kNoHandlerFailureBudget;
+      }
       if (partitions_ > 0) {
         const int p = partition_of_[a.event];
         const GroupPartitionCells& c =
@@ -492,7 +544,7 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (inst.phase != InstancePhase::kHolding) {
         return Guard::kInstanceNotHolding;
       }
-      if (a.kind == ActionKind::kAckLost && partitions_ > 0 &&
+      if (a.kind == ActionKind::kAckLost && inst.partition != 0 &&
           config_.groups[a.group].commit_before) {
         return Guard::kCommittedBefore;
       }
@@ -609,6 +661,8 @@ bool AlwaysFault(ActionKind kind) {
     case ActionKind::kCommitFails:
     case ActionKind::kLoseWrite:
     case ActionKind::kRebalance:
+    case ActionKind::kSendFails:
+    case ActionKind::kConsumeFails:
       return true;
     default:
       return false;
@@ -858,10 +912,14 @@ void OutboxModel::Effect(State& s, const Action& a) const {
   switch (a.kind) {
     case ActionKind::kClaim: {
       EventCells& row = s.events[a.event];
+      // A producer's write waiting for its retry outlives the relay's
+      // loop (docs/SEMANTICS.md section 16.1).
+      const std::uint8_t retry = s.relays[a.relay].retry;
       if (!StyleOf(config_).lease_and_token) {
         // A row lock, a cursor read or a log read: no token, no owner.
         s.relays[a.relay] = RelayCells{
             RelayPhase::kClaimed, static_cast<std::uint8_t>(a.event + 1), 0};
+        s.relays[a.relay].retry = retry;
         if (StyleOf(config_).commit_log) {
           s.log.position += 1;
         }
@@ -875,18 +933,36 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       s.relays[a.relay] =
           RelayCells{RelayPhase::kClaimed,
                      static_cast<std::uint8_t>(a.event + 1), row.token};
+      s.relays[a.relay].retry = retry;
       break;
     }
+    case ActionKind::kSendFails: {
+      // Nothing is written; the producer keeps the record for a retry.
+      RelayCells& relay = s.relays[a.relay];
+      relay.retry = relay.event;
+      if (config_.max_in_flight > 1) relay.phase = RelayPhase::kSent;
+      Spend(s, &Budgets::send_failures);
+      break;
+    }
+    case ActionKind::kRetrySend:
     case ActionKind::kSend:
     case ActionKind::kSendAckLost: {
       RelayCells& relay = s.relays[a.relay];
-      const int e = relay.event - 1;
+      const int e =
+          a.kind == ActionKind::kRetrySend ? relay.retry - 1 : relay.event - 1;
       EventCells& row = s.events[e];
       const bool dropped =
           config_.broker.dedup == Dedup::kWindow
               ? row.offered > 0 && row.window < timing_.window
               : config_.broker.dedup == Dedup::kProducerSession &&
                     relay.retrying == 1;
+      if (a.kind == ActionKind::kRetrySend) {
+        // The retried write lands; a relay that waited for it goes on.
+        relay.retry = 0;
+        if (relay.phase == RelayPhase::kClaimed && relay.event == e + 1) {
+          relay.phase = RelayPhase::kSent;
+        }
+      }
       if (!dropped && partitions_ > 0) {
         // The partition's log gets a record (docs/SEMANTICS.md section 16).
         row.offered += 1;
@@ -902,6 +978,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
           s.group_events[g * events + e].ready += 1;
         }
       }
+      if (a.kind == ActionKind::kRetrySend) break;
       relay.clock = 0;  // the age sweeper's send clock: this send is over
       if (a.kind == ActionKind::kSend) {
         relay.phase = RelayPhase::kSent;
@@ -916,6 +993,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kComplete: {
       RelayCells& relay = s.relays[a.relay];
+      const std::uint8_t retry = relay.retry;
       EventCells& row = s.events[relay.event - 1];
       if (!StyleOf(config_).lease_and_token) {
         // row_lock: UPDATE published and COMMIT (the lock kept others
@@ -927,6 +1005,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
           s.log.offset = std::max<std::uint8_t>(s.log.offset, relay.event);
         }
         relay = RelayCells{};
+        relay.retry = retry;
         break;
       }
       const bool fenced_in = !config_.fencing || (row.owner == a.relay + 1 &&
@@ -937,6 +1016,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
         row.clock = 0;
       }
       relay = RelayCells{};  // zero rows updated or not, the relay is idle
+      relay.retry = retry;
       break;
     }
     case ActionKind::kExpire: {
@@ -948,13 +1028,41 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kCrashRelay:
       // Its lease stays until it expires; a row lock is released (the
-      // transaction rolls back); a connector restarts from its last flush.
+      // transaction rolls back); a connector restarts from its last flush;
+      // a producer's write waiting for its retry is lost with it.
       s.relays[a.relay] = RelayCells{};
       Spend(s, &Budgets::relay_crashes);
       if (StyleOf(config_).commit_log) {
         s.log.position = s.log.offset;
       }
       break;
+    case ActionKind::kConsumeFails: {
+      // The handler fails before it changes anything.
+      Spend(s, &Budgets::handler_failures);
+      if (!config_.groups[a.group].retry_topic) break;  // retried in place
+      // Forwarded to the retry topic; the partition moves on, its offset
+      // committed by its owner; the record counts as handled here.
+      const int p = partition_of_[a.event];
+      GroupPartitionCells& c = PartitionCells(s, a.group, p);
+      if ((config_.observed & kObserveProcessed) != 0) {
+        c.done |= static_cast<std::uint16_t>(1u << c.position);
+      }
+      c.position += 1;
+      c.committed = c.position;
+      s.group_events[a.group * events + a.event].ready += 1;
+      break;
+    }
+    case ActionKind::kConsumeRetry: {
+      // A record of the retry topic: delivered as by the bag, no offset.
+      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
+      inst.event = a.event + 1;
+      s.group_events[a.group * events + a.event].ready -= 1;
+      HandlerStep(s, a.group, a.instance, a.event, 0);
+      inst.phase = StepCount(config_.groups[a.group]) == 1
+                       ? InstancePhase::kHolding
+                       : InstancePhase::kMidway;
+      break;
+    }
     case ActionKind::kConsume: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
       inst.event = a.event + 1;
@@ -1005,7 +1113,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     }
     case ActionKind::kAcknowledge: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      if (partitions_ > 0 && !config_.groups[a.group].commit_before) {
+      if (inst.partition != 0 && !config_.groups[a.group].commit_before) {
         Commit(s, a.group, a.instance, inst.offset + 1);
       }
       s.group_events[a.group * events + (inst.event - 1)].attempts = 0;
@@ -1015,9 +1123,11 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kAckLost:
     case ActionKind::kCrashConsumer: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      if (partitions_ == 0) {
+      if (inst.partition == 0) {
+        // The bag's copy, or a record of a retry topic: delivered again.
         FailDelivery(s, a.group, inst.event - 1);
-      } else if (a.kind == ActionKind::kCrashConsumer) {
+      }
+      if (partitions_ > 0 && a.kind == ActionKind::kCrashConsumer) {
         // The restarted instance resumes each partition it owns from the
         // committed offset. A lost commit changes nothing on the broker.
         for (int p = 0; p < partitions_; ++p) {
@@ -1088,7 +1198,9 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       break;
     }
     case ActionKind::kCommitFails:
-      s.relays[a.relay] = RelayCells{};  // rolled back: unpublished, unlocked
+      // Rolled back: unpublished, unlocked (a producer's write waiting for
+      // its retry stays).
+      s.relays[a.relay] = RelayCells{.retry = s.relays[a.relay].retry};
       Spend(s, &Budgets::failed_commits);
       break;
     case ActionKind::kFlushOffset:
@@ -1112,6 +1224,17 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       break;
     }
   }
+}
+
+bool OutboxModel::WaitsForRetry(const State& s, int relay) const {
+  const RelayCells& r = s.relays[static_cast<std::size_t>(relay)];
+  if (r.retry == 0) return false;
+  if (config_.max_in_flight == 1) return true;  // waits for every outcome
+  // An idempotent producer keeps the partition's order: a later write to
+  // the failed one's partition waits.
+  return config_.idempotent_producer &&
+         partition_of_[static_cast<std::size_t>(r.retry - 1)] ==
+             partition_of_[static_cast<std::size_t>(r.event - 1)];
 }
 
 void OutboxModel::Commit(State& s, int group, int instance, int offset) const {
@@ -1619,6 +1742,28 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return std::string(
           "a partitioned broker has no visibility timeout (a slow handler "
           "shows up as a rebalance)");
+    case Guard::kWaitingForRetry: {
+      const RelayCells& r = s.relays[a.relay];
+      return fmt::format(
+          "relay {}'s producer waits for the retry of its write of {}{}",
+          config_.relays[a.relay], config_.events[r.retry - 1].name,
+          config_.max_in_flight == 1
+              ? " (max_in_flight = 1)"
+              : " (an idempotent producer keeps a partition's order)");
+    }
+    case Guard::kNoSendFailureBudget:
+      return std::string("no transient send failure is left in the budget");
+    case Guard::kNoRetryPending:
+      return fmt::format("relay {}'s producer has no failed write to retry",
+                         config_.relays[a.relay]);
+    case Guard::kNoHandlerFailureBudget:
+      return std::string("no handler failure is left in the budget");
+    case Guard::kNoRetryTopic:
+      return fmt::format("group {} retries failed records in place",
+                         config_.groups[a.group].name);
+    case Guard::kNotInRetryTopic:
+      return fmt::format("group {}'s retry topic holds no record of {}",
+                         config_.groups[a.group].name, event_name);
     case Guard::kAlreadyAssigned:
       return fmt::format("partition p{} of group {} is already instance {}'s",
                          a.partition + 1, config_.groups[a.group].name,
@@ -1640,7 +1785,7 @@ constexpr std::string_view kActionClasses[] = {
     // Relay styles, message identity, source commits and lost writes.
     "source_commit", "commit_fails", "flush_offset", "lose_write",
     // The partitioned broker.
-    "rebalance"};
+    "rebalance", "send_fails", "retry_send", "consume_fails", "consume_retry"};
 
 }  // namespace
 
@@ -1709,6 +1854,14 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
       return 25;
     case ActionKind::kRebalance:
       return 26;
+    case ActionKind::kSendFails:
+      return 27;
+    case ActionKind::kRetrySend:
+      return 28;
+    case ActionKind::kConsumeFails:
+      return 29;
+    case ActionKind::kConsumeRetry:
+      return 30;
   }
   return 0;
 }
@@ -1746,6 +1899,15 @@ bool OutboxModel::ClassPossible(std::size_t c) const {
       return partitions_ == 0;
     case 26:  // rebalance
       return config_.budgets.rebalances != 0;
+    case 27:  // send_fails
+    case 28:  // retry_send
+      return config_.budgets.send_failures != 0;
+    case 29:  // consume_fails
+      return config_.budgets.handler_failures != 0;
+    case 30:  // consume_retry
+      return config_.budgets.handler_failures != 0 &&
+             std::any_of(config_.groups.begin(), config_.groups.end(),
+                         [](const Group& g) { return g.retry_topic; });
     default:
       return true;
   }

@@ -223,6 +223,10 @@ class OutboxModel {
   // event, and whether the instance's record is now processed.
   void HandlerStep(State& s, int group, int instance, int event,
                    int step) const;
+  // The partitioned broker's producer (docs/SEMANTICS.md section 16.1):
+  // relay `relay`, claimed, must wait for the retry of its failed write
+  // before it writes again.
+  bool WaitsForRetry(const State& s, int relay) const;
   // The partitioned broker: instance (group, instance) commits offset
   // `offset` for the partition of the record it holds.
   void Commit(State& s, int group, int instance, int offset) const;

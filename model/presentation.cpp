@@ -275,6 +275,40 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
     case ActionKind::kLoseWrite:
       note(broker, fmt::format("loses an acknowledged copy of {}", event_name));
       break;
+    case ActionKind::kConsumeFails: {
+      const int part = model.PartitionOfEvent(a.event);
+      const GroupPartitionCells& c = before.partitions[static_cast<std::size_t>(
+          a.group * model.Partitions() + part)];
+      message(broker, instance(),
+              fmt::format("deliver {} from p{} offset {}: the handler fails; "
+                          "{}",
+                          event_name, part + 1, c.position,
+                          config.groups[a.group].retry_topic
+                              ? "forwarded to the retry topic, offset committed"
+                              : "retried in place, the partition waits"));
+      p.lost = true;
+      break;
+    }
+    case ActionKind::kConsumeRetry:
+      message(broker, instance(),
+              fmt::format("deliver {} from the retry topic", event_name));
+      break;
+    case ActionKind::kSendFails:
+      message(relay, broker,
+              fmt::format("publish {}{}: the write fails, to be retried", held,
+                          with_token(r.token)));
+      p.lost = true;
+      break;
+    case ActionKind::kRetrySend: {
+      const int e = r.retry - 1;
+      const int part = model.PartitionOfEvent(e);
+      message(
+          relay, broker,
+          fmt::format("retried write of {} lands in p{} at offset {}",
+                      config.events[static_cast<std::size_t>(e)].name, part + 1,
+                      before.lengths[static_cast<std::size_t>(part)]));
+      break;
+    }
     case ActionKind::kRebalance: {
       const GroupPartitionCells& c = after.partitions[static_cast<std::size_t>(
           a.group * model.Partitions() + a.partition)];

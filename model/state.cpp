@@ -135,6 +135,11 @@ std::uint64_t Fingerprint(const State& s) {
   }
   // The partitioned broker's cells, likewise (a bag has none of them).
   add_if_set(0xa00, s.budgets.rebalances);
+  add_if_set(0xa06, s.budgets.send_failures);
+  add_if_set(0xa08, s.budgets.handler_failures);
+  for (std::size_t r = 0; r < s.relays.size(); ++r) {
+    add_if_set(0xa07 + (r << 4), s.relays[r].retry);
+  }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
     const InstanceCells& c = s.instances[i];
     add_if_set(0xa01 + (i << 4), c.partition);

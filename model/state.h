@@ -66,6 +66,9 @@ struct RelayCells {
   // age_sweeper only (0 otherwise): units since its send began, while
   // claimed (model/TIME.md, "The age sweeper").
   std::uint16_t clock = 0;
+  // The partitioned broker's producer: event index + 1 of the write that
+  // failed and waits for its retry (docs/SEMANTICS.md section 16.1).
+  std::uint8_t retry = 0;
   bool operator==(const RelayCells&) const = default;
 };
 
@@ -131,6 +134,8 @@ struct Budgets {
   std::uint8_t failed_commits = 0;      // F (relay styles)
   std::uint8_t lost_broker_writes = 0;  // B (relay styles)
   std::uint8_t rebalances = 0;          // the partitioned broker
+  std::uint8_t send_failures = 0;
+  std::uint8_t handler_failures = 0;
   bool operator==(const Budgets&) const = default;
 };
 

@@ -112,6 +112,16 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
       }
     }
   }
+  for (std::size_t g = 0; g < config.groups.size() && partitioned; ++g) {
+    // A group's retry topic (docs/SEMANTICS.md section 16.2) holds copies
+    // as the bag does.
+    if (!config.groups[g].retry_topic) continue;
+    for (std::size_t e = 0; e < events; ++e) {
+      add(fmt::format("broker.retry_topic[{}][{}]", config.groups[g].name,
+                      config.events[e].name),
+          fmt::format("{}", s.group_events[g * events + e].ready));
+    }
+  }
   for (std::size_t g = 0; g < config.groups.size() && !partitioned; ++g) {
     for (std::size_t e = 0; e < events; ++e) {
       add(fmt::format("broker.ready[{}][{}]", config.groups[g].name,
@@ -125,6 +135,11 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
     if (config.broker.dedup == Dedup::kProducerSession) {
       add(fmt::format("relay[{}].retrying", config.relays[r]),
           fmt::format("{}", s.relays[r].retrying));
+    }
+    if (config.budgets.send_failures > 0) {
+      add(fmt::format("relay[{}].retry", config.relays[r]),
+          s.relays[r].retry == 0 ? std::string("-")
+                                 : config.events[s.relays[r].retry - 1].name);
     }
     if (timing.sweeper && timing.send_time > 0) {
       add(fmt::format("relay[{}].sending_for", config.relays[r]),

@@ -71,6 +71,7 @@ enum class Field : std::uint8_t {
   kRecordOffset,  // an instance's record: 0..length - 1
   kFetched,
   kApplied,  // a rank among a key's events
+  kRetry,    // a relay's write waiting for its retry: 0 or event + 1
 };
 
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
@@ -194,6 +195,9 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
         f(c.done, Field::kDone, g);
         f(c.stale_commit, Field::kStaleCommit, g);
       }
+    }
+    for (std::size_t r = 0; r < s.relays.size(); ++r) {
+      f(s.relays[m.relay_from[r]].retry, Field::kRetry, -1);
     }
     for (std::size_t i = 0; i < s.instances.size(); ++i) {
       auto& inst = s.instances[m.instance_from[i]];
@@ -364,6 +368,10 @@ struct Bounds {
         return config.groups[group].commit_before ? 1 : 0;
       case Field::kApplied:
         return max_rank;
+      case Field::kRetry:
+        return config.budgets.send_failures > 0
+                   ? static_cast<int>(config.events.size())
+                   : 0;
     }
     return 0;
   }

@@ -152,6 +152,9 @@ void WriteConfig(JsonWriter& w, const Config& c) {
     w.Key("version").OptionalNumber(e.version);
     w.Key("account").OptionalString(e.account);
     w.Key("amount").OptionalNumber(e.amount);
+    // The partitioned broker's fields only where it is used, so that
+    // other reports keep their shape.
+    if (e.partition) w.Key("partition").Number(*e.partition);
     if (!e.attributes.empty()) {
       w.Key("attributes").BeginObject();
       for (const EventAttribute& a : e.attributes) {
@@ -185,6 +188,11 @@ void WriteConfig(JsonWriter& w, const Config& c) {
         .OptionalString(duration(g.dead_letter_redrive));
     w.Key("dead_letter_retention")
         .OptionalString(duration(g.dead_letter_retention));
+    if (c.broker.delivery == Delivery::kPartitioned) {
+      w.Key("commit").String(g.commit_before ? "before" : "after");
+      w.Key("on_failure")
+          .String(g.retry_topic ? "retry_topic" : "retry_in_place");
+    }
     // Starting values of declared tables, only when the scenario gives
     // some, so that other reports keep their shape.
     if (!g.initial.empty()) {
@@ -240,6 +248,13 @@ void WriteConfig(JsonWriter& w, const Config& c) {
                             ? "producer_session"
                             : "none");
   w.Key("window").OptionalString(duration(c.broker.window));
+  if (c.broker.delivery == Delivery::kPartitioned) {
+    w.Key("delivery").String("partitioned");
+    w.Key("partitions").Number(c.broker.partitions);
+    w.Key("commit_fencing").Bool(c.broker.commit_fencing);
+    w.Key("max_in_flight").Number(c.max_in_flight);
+    w.Key("idempotent_producer").Bool(c.idempotent_producer);
+  }
   w.EndObject();
   if (!seed) {
     w.Key("relay").BeginObject();

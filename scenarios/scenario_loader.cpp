@@ -36,8 +36,9 @@ constexpr std::string_view kTopKeys[] = {
     "name",   "description", "relays",     "events", "groups", "relay",
     "source", "switches",    "faults",     "time",   "broker", "bounds",
     "check",  "expect",      "invariants", "initial"};
-constexpr std::string_view kRelayKeys[] = {"style", "message_id", "min_age",
-                                           "send_time"};
+constexpr std::string_view kRelayKeys[] = {
+    "style",   "message_id", "max_in_flight", "idempotent_producer",
+    "min_age", "send_time"};
 constexpr std::string_view kSourceKeys[] = {"commits"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
 constexpr std::string_view kExpressionKeys[] = {"name", "kind", "groups",
@@ -55,7 +56,8 @@ constexpr std::string_view kGroupKeys[] = {"name",
                                            "dead_letter_redrive",
                                            "dead_letter_retention",
                                            "idempotency_key_window",
-                                           "commit"};
+                                           "commit",
+                                           "on_failure"};
 constexpr std::string_view kTimeKeys[] = {
     "lease", "poll", "horizon", "consumer_outage", "database_outage", "clocks"};
 constexpr std::string_view kBrokerKeys[] = {"dedup", "window", "delivery",
@@ -78,6 +80,8 @@ constexpr std::string_view kClocks[] = {"capped", "plain"};
 constexpr std::string_view kDeliveries[] = {"bag", "partitioned"};
 // groups[].commit, in the order of Group::commit_before's values.
 constexpr std::string_view kCommitModes[] = {"after", "before"};
+// groups[].on_failure, in the order of Group::retry_topic's values.
+constexpr std::string_view kFailureModes[] = {"retry_in_place", "retry_topic"};
 constexpr std::string_view kInvariantKinds[] = {"safety", "transition",
                                                 "at_rest"};
 constexpr std::string_view kVerdicts[] = {"holds", "violated"};
@@ -597,6 +601,10 @@ class Reader {
         s = OptionalWord(*table, field, "commit", kCommitModes,
                          group.commit_before);
       }
+      if (s.ok()) {
+        s = OptionalWord(*table, field, "on_failure", kFailureModes,
+                         group.retry_topic);
+      }
       if (!s.ok()) return s;
       out_.config.groups.push_back(std::move(group));
     }
@@ -682,6 +690,14 @@ class Reader {
     Status s = OptionalDuration(t, "relay", "min_age", out_.config.min_age);
     if (s.ok()) {
       s = OptionalDuration(t, "relay", "send_time", out_.config.send_time);
+    }
+    if (s.ok()) {
+      s = OptionalInteger(t, "relay", "max_in_flight", 1, kMaxInFlight,
+                          out_.config.max_in_flight);
+    }
+    if (s.ok()) {
+      s = OptionalBoolean(t, "relay", "idempotent_producer",
+                          out_.config.idempotent_producer);
     }
     return s;
   }
@@ -1468,6 +1484,7 @@ std::vector<WordList> ScenarioWordLists() {
       {.path = "broker.dedup", .words = Words(kDedupModes)},
       {.path = "broker.delivery", .words = Words(kDeliveries)},
       {.path = "groups[].commit", .words = Words(kCommitModes)},
+      {.path = "groups[].on_failure", .words = Words(kFailureModes)},
       {.path = "check.must_fire[]", .words = MustFireNames()},
       {.path = "expect.verdict", .words = Words(kVerdicts)},
       {.path = "invariants[].kind", .words = Words(kInvariantKinds)},

@@ -89,6 +89,7 @@ void WriteConfig(const Config& config, std::string& out) {
     duration("dead_letter_retention", g.dead_letter_retention);
     duration("idempotency_key_window", g.idempotency_key_window);
     if (g.commit_before) out += "commit = \"before\"\n";
+    if (g.retry_topic) out += "on_failure = \"retry_topic\"\n";
   }
   // The relay styles' tables only when they say something, so that the seed's
   // canonical form stays as it was.
@@ -105,6 +106,16 @@ void WriteConfig(const Config& config, std::string& out) {
       out += fmt::format("send_time = {}\n",
                          QuoteToml(FormatDuration(*config.send_time)));
     }
+  }
+  if (config.max_in_flight != 1 || config.idempotent_producer) {
+    // The partitioned broker's producer (a [relay] table of its own when
+    // the style is the default).
+    if (config.relay_style == kDefaultRelayStyle &&
+        config.message_id == MessageIdentity::kOutboxId) {
+      out += "\n[relay]\n";
+    }
+    out += fmt::format("max_in_flight = {}\nidempotent_producer = {}\n",
+                       config.max_in_flight, Bool(config.idempotent_producer));
   }
   if (config.commits_during_run) {
     out += "\n[source]\ncommits = \"during_run\"\n";

@@ -55,7 +55,8 @@ TEST_CASE("bad action text gets a message saying what is allowed") {
         "acknowledge, ack_lost, crash_consumer, redeliver, tick, retry, "
         "redrive, dead_letter_expire, cleanup, consumer_outage, "
         "database_outage, source_commit, commit_fails, flush_offset, "
-        "lose_write, rebalance");
+        "lose_write, rebalance, send_fails, retry_send, consume_fails, "
+        "consume_retry");
   CHECK(ParseAction(c, "send(A, e1)").status().message() ==
         "'send(A, e1)' has 2 arguments; write send(RELAY)");
   CHECK(ParseAction(c, "consume(g1, 2, e1)").status().message() ==

@@ -311,6 +311,10 @@ TEST_CASE("every action kind's argument list is what its text form names") {
       {ActionKind::kFlushOffset, {"relay"}},
       {ActionKind::kLoseWrite, {"event"}},
       {ActionKind::kRebalance, {"group", "partition", "instance"}},
+      {ActionKind::kSendFails, {"relay"}},
+      {ActionKind::kRetrySend, {"relay"}},
+      {ActionKind::kConsumeFails, {"group", "instance", "event"}},
+      {ActionKind::kConsumeRetry, {"group", "instance", "event"}},
   };
   REQUIRE(kinds.size() == static_cast<std::size_t>(kActionKindCount));
   for (const Expected& x : kinds) {

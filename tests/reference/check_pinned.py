@@ -24,9 +24,14 @@ Usage: check_pinned.py [OPTION] SCENARIO_DIR
        (exit 0 when all agree, 1 otherwise)
   --declared-strategies  every built-in strategy replaced by its declared
                          definition, SCENARIO_DIR/strategies/NAME.toml
-  --declared-invariants  every built-in invariant replaced by its
-                         expression, SCENARIO_DIR/invariants/NAME.toml
+  --declared-invariants  every built-in invariant (the ten of
+                         docs/SEMANTICS.md section 6 and the three of
+                         section 16) replaced by its expression,
+                         SCENARIO_DIR/invariants/NAME.toml
   --declared             both; the same pinned numbers are expected
+  A SCENARIO_DIR without strategies/ (invariants/) takes the repository's
+  scenarios/strategies/ (scenarios/invariants/), as tests/reference/
+  partitioned/ does.
 """
 import pathlib
 import sys
@@ -85,13 +90,23 @@ def check(path, declared_builtins=None, declared_invariants=None):
     return problems
 
 
+def definitions_dir(root, name):
+    """SCENARIO_DIR/NAME, or the repository's scenarios/NAME when the
+    scenario folder has none (tests/reference/partitioned/)."""
+    own = root / name
+    if own.is_dir():
+        return own
+    return pathlib.Path(__file__).resolve().parents[2] / "scenarios" / name
+
+
 def main(argv):
     # --declared: the cross-check of the handler language.  Every scenario
     # runs again with the nine built-in strategies replaced by their
-    # declared definitions, SCENARIO_DIR/strategies/NAME.toml, and the ten
-    # built-in invariants by SCENARIO_DIR/invariants/NAME.toml, and must
-    # give the same pinned numbers.  --declared-strategies and
-    # --declared-invariants do one replacement each.
+    # declared definitions, SCENARIO_DIR/strategies/NAME.toml, and the
+    # thirteen built-in invariants by SCENARIO_DIR/invariants/NAME.toml
+    # (definitions_dir), and must give the same pinned numbers.
+    # --declared-strategies and --declared-invariants do one replacement
+    # each.
     flags = {a for a in argv if a.startswith("--")}
     argv = [a for a in argv if not a.startswith("--")]
     unknown = flags - {"--declared", "--declared-strategies",
@@ -112,8 +127,9 @@ def main(argv):
     files = sorted(f for f in root.rglob("*.toml")
                    if f.parent.name not in ("bench", "simulation", "strategies",
                                             "invariants"))
-    builtins = root / "strategies" if strategies else None
-    definitions = root / "invariants" if invariants else None
+    builtins = definitions_dir(root, "strategies") if strategies else None
+    definitions = definitions_dir(root, "invariants") if invariants \
+        else None
     if strategies:
         print("built-in strategies replaced by %s/NAME.toml" % builtins)
     if invariants:

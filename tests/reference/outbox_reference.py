@@ -14,8 +14,9 @@ reference_language.py), and [initial] scenarios/FORMAT.md, with the
 choices L1...  Fault budgets of "any" and the abstract search follow
 docs/SEMANTICS.md section 14, and liveness under weak fairness section 15
 (fairness routine: fair_components.py), with the choices U1.., and the
-partitioned broker docs/SEMANTICS.md section 16, with the choices P1.., at
-the end.
+partitioned broker docs/SEMANTICS.md section 16, its producer retries
+(section 16.1) and its handler failures and retry topics (section 16.2),
+with the choices P1.., at the end.
 
 Usage:  python3 outbox_reference.py FILE.toml...
 Prints one JSON object per file (one per line).
@@ -286,7 +287,8 @@ THE HANDLER LANGUAGE AND INVARIANT EXPRESSIONS (scenarios/strategies/LANGUAGE.md
      the built-ins of the same kind are (A9, A12).
  L8. check_pinned.py --declared-strategies / --declared-invariants replace
      the nine built-in strategies by scenarios/strategies/NAME.toml and the
-     ten built-in invariants by scenarios/invariants/NAME.toml (Model's
+     thirteen built-in invariants (the ten of section 6 and the three of
+     section 16) by scenarios/invariants/NAME.toml (Model's
      declared_builtins / declared_invariants).
  L9. Domains.  The [domains] of every strategy file of the scenario apply to
      the whole scenario (handlers and invariants).  A text attribute holds
@@ -397,10 +399,16 @@ THE PARTITIONED BROKER (docs/SEMANTICS.md section 16)
      all 0 while the instance is idle.  With the bag all of these are
      constants (no partitions), so a bag scenario's states are unchanged.
  P2. Keys that only mean something for the partitioned broker are refused
-     with the bag: broker.partitions, broker.commit_fencing, a group's
-     commit, an event's partition, a nonzero faults.rebalances,
-     no_offset_skipped and committed_by_owner.  applied_in_key_order is
-     accepted with either broker.
+     with the bag when they say anything but the default (section 16: "a
+     bag refuses every value of this section's keys but the default"):
+     broker.partitions other than 1, broker.commit_fencing other than
+     true, a group's commit other than "after" (and its on_failure other
+     than "retry_in_place", P19), an event's partition (it has no default:
+     any value is refused, 1 included, as the checker does), a nonzero
+     faults.rebalances, no_offset_skipped and committed_by_owner.
+     applied_in_key_order is accepted with either broker.  (A first
+     version refused these keys whatever their value, as the page then
+     said.)
  P3. Refused with the partitioned broker: any duration (timed scenario),
      a nonzero faults.redeliveries or faults.lost_broker_writes, a budget
      of "any" (faults.rebalances included), and lease_token relays without
@@ -448,10 +456,153 @@ P10. applied[g][k] (both brokers): after each handler step (a consume that
      transition invariant) fails on a transition that lowers any cell.  It
      needs a group and at least one event with a key; the other two need a
      partitioned broker and a group.
-P11. Observation cells are part of the state only when check.invariants
-     lists the invariant that reads them (applied, done, stale_commit);
-     otherwise they are empty tuples.  The three invariants are not among
-     those --declared-invariants replaces.
+P11. Observation cells (applied, done, stale_commit) are part of the
+     state only when the scenario's invariants read them; otherwise they
+     are empty tuples.  They are read by the built-in that reads them
+     (applied_in_key_order, no_offset_skipped, committed_by_owner) when
+     check.invariants lists it, and by an expression with a read of
+     applied, processed or stale_commit that reaches a group whose
+     strategy declares no table of that name (P12): the GROUP named, else
+     a group the invariant is checked for.  An expression the scenario
+     declares keeps its cells also with check = false (LANGUAGE.md: "a
+     scenario whose invariants read one keeps it"; docs/SEMANTICS.md
+     section 16 says "checks"; the checker keeps them, as found by
+     comparing hand-made scenarios with it); a replaced built-in's
+     definition only when listed.  A read that reaches no group (groups
+     matching none) keeps nothing.  Once kept, a cell is kept for every
+     group, as for the built-in, even when the reads reach one group only
+     (the checker's counts agree with this, not with per-group cells).
+     check_pinned.py --declared-invariants replaces these three built-ins
+     too by scenarios/invariants/NAME.toml (L8).
+P12. Invariant expressions (LANGUAGE.md, "Invariant expressions"): with
+     the partitioned broker, `partitions` binds `partition`, the values
+     "p1".."pP" (text; a quoted "pN" with N > P, or any other text, is an
+     error when read as a partition); `records` binds `record`, every
+     (partition, offset) with offset 0..15 (the most a partition holds),
+     partitions in order, offsets in order within each; record.partition
+     is the partition's text, record.offset the integer.  Group tables:
+     committed[partition] = committed[g][p]; stale_commit[partition] =
+     stale_commit[g][p]; processed[record] = done[g][p][j];
+     in_flight[record] = some non-idle (midway or holding) instance of g
+     works on (p, j), whatever the epoch it fetched under; a record at or
+     past the partition's length is neither processed nor in flight.
+     applied[key] = applied[g][k], on either broker; an event's missing
+     key reads 0 (an empty cell), a quoted key no event has is an error.
+     A strategy's own table of one of these five names hides it in that
+     group (LANGUAGE.md names only the three observation cells' names
+     there; the reference hides all five).  With the bag, the domains
+     partitions and records, and committed, stale_commit, processed and
+     in_flight, are errors (at load for the scenario's own invariants,
+     checked or not, and the checked definitions).
+
+PRODUCER RETRIES (docs/SEMANTICS.md section 16.1)
+-------------------------------------------------
+P13. State: retry[r] per relay (the event from 1, 0 for none) and the
+     send_failures left, both carried only when [faults] send_failures is
+     above 0: otherwise an empty tuple and 0, and send_fails / retry_send
+     are never generated, so every other scenario's counts, transitions
+     and traces are what they were.  relay.max_in_flight (1..5, default 1)
+     and relay.idempotent_producer (a boolean, default false) change
+     nothing without a send failure.  max_in_flight 2, 3, 4 and 5 are one
+     behaviour: the model keeps at most one failed write per relay
+     (send_fails needs retry[r] = 0), so only "1" and "more than 1"
+     differ.
+P14. With the bag, relay.max_in_flight other than 1 and
+     relay.idempotent_producer other than false are refused (their
+     defaults are accepted, as P2's are) and faults.send_failures when
+     nonzero (as P2 does for rebalances).
+     faults.send_failures is 0..15; "any" is refused with either broker.
+     The 16-record limit of a partition (section 16) is not checked here
+     (nor for section 16 itself); a failed write and its retry append one
+     record, as the send they replace.
+P15. max_in_flight = 1: after send_fails(r) the relay stays claimed(e, t)
+     with retry[r] = e, and until retry_send(r) neither send(r) nor
+     send_ack_lost(r) is enabled ("does nothing else until the retry").
+     crash_relay(r) still is (a crash is not something the relay does):
+     the relay becomes idle and retry[r] = 0, the row unpublished, its
+     lease active (orphaned) as after any crash.
+P16. max_in_flight > 1: send_fails(r) leaves the relay sent(e, t), so it
+     may complete the row (published, not yet offered), claim another row
+     and send it.  With idempotent_producer, while retry[r] holds an event
+     of partition p, send(r) and send_ack_lost(r) of an event of p are not
+     enabled, the failed event itself included (a row_lock relay whose
+     commit failed may claim it again, as may a fenced-out lease_token
+     relay): section 16.1 now says so ("of any event of p (the failed one
+     included, claimed again)"), as do its first bullet and Kafka's
+     sequence numbers.  (An earlier page said "of another event of p"; a
+     first version of this reference read it so, and the checker differed
+     from it there.)  Other partitions, other relays: not blocked.
+P17. retry_send(r), enabled whenever retry[r] != 0 (whatever the relay's
+     phase, lease or fencing): the broker receives the copy of e =
+     retry[r] as for a send (_offer: producer-session deduplication may
+     drop it, and then the class send_deduplicated is not reported for
+     it), retry[r] = 0, and when the relay is claimed(e, t') with that
+     event, whatever its token (a relay that claimed the row again after
+     a failed commit included), it becomes sent(e, t').  crash_relay(r)
+     sets retry[r] = 0 but keeps its guard: an idle relay with a write
+     waiting cannot crash (lease_token, row_lock, sequence_cursor; section
+     16.1: "An idle relay cannot crash (section 3), so the retry of a
+     relay that has gone idle always lands").  A cdc_offset relay can,
+     when position > offset (section 11's guard, which 16.1's sentence
+     does not mention), and that crash loses the retry too ("a relay
+     crash loses the write waiting for its retry"): the checker agrees
+     (tests/reference/partitioned/retry-crash.cdc_offset.in-flight-5).
+P18. Successor order: in each relay's block, claim(r, e) per event, send,
+     send_ack_lost, complete, crash_relay, then send_fails(r),
+     retry_send(r) (commit_fails and flush_offset stay in the later relay
+     loop).  send_fails is a fault (it spends a budget; U5, section 15);
+     retry_send is not.  Action classes: send_fails, retry_send.
+
+HANDLER FAILURES AND RETRY TOPICS (docs/SEMANTICS.md section 16.2)
+------------------------------------------------------------------
+P19. Configuration: [faults] handler_failures (0..15; "any" refused, as
+     every "any" budget is with the partitioned broker) and a group's
+     on_failure, "retry_in_place" (default) or "retry_topic" (anything
+     else refused).  With the bag a nonzero handler_failures and
+     on_failure = "retry_topic" are refused, "retry_in_place" accepted
+     (P2).  State: the budget left (F_HFAIL), an int that stays 0 when
+     the budget is 0, and the group's retry topic in the bag's
+     ready[g][e] (F_READY), 0 in a group without a retry topic; so with
+     handler_failures = 0 no state, transition or trace changes
+     (consume_fails needs the budget, consume_retry a copy).
+P20. consume_fails(g, i, e): enabled exactly when consume(g, i, e) of the
+     partition is (instance idle, owner of part(e), a record at its
+     position, that record e), and handler_failures > 0, whatever the
+     group's commit mode (with commit = "before" the handler would run
+     at the step after the fetch; the page puts the failure at the
+     consume, and the checker agrees).  It spends one.  retry_in_place:
+     nothing else changes (no fetch and no commit, with commit = "before"
+     too: position, instance and tables as they were).  retry_topic:
+     done[g][p][j] = 1 (when kept, P11), position = j + 1, committed =
+     j + 1 even when a zombie's unfenced commit had set it higher (no
+     fencing test, so never stale_commit), ready[g][e] += 1;
+     the instance stays idle and no handler step runs (so applied does
+     not move).  It is a fault (U5, section 15), action class
+     consume_fails.
+P21. consume_retry(g, i, e): a group with a retry topic, instance idle,
+     ready[g][e] > 0, any instance (no owner test).  The bag's consume:
+     ready -= 1 and the first step runs whatever the group's commit mode
+     (no fetched stage: no offset to commit before it), then holding or
+     midway, applied observed as for any step (P10).  The instance's
+     record is "no partition": (partition, offset, epoch, fetched) =
+     (-1, 0, 0, 0), distinct from every partition record, so it is never
+     "in flight" for no_offset_skipped or in_flight[record], and its
+     last step marks no done bit.  Action class consume_retry.
+P22. An instance on a retry-topic record: step as the bag's;
+     acknowledge: idle, no commit; ack_lost (A > 0, holding, whatever the
+     group's commit mode: it is the bag's acknowledgement, not an offset
+     commit): ready[g][e] += 1, idle; crash_consumer (Q > 0, midway):
+     ready[g][e] += 1, idle, and every partition the instance owns
+     restarts from its committed offset (section 16).  A retry-topic
+     record cannot fail again: consume_fails is "as consume on the
+     partition" only.  redeliver: never (section 16).
+P23. Successor order: after the rebalance actions (P7), for each group and
+     each of its instances, consume_fails(g, i, e) for each event, then,
+     in a group with a retry topic, consume_retry(g, i, e) for each event
+     (both in the instance's block: consume_retry(g, 1, e) comes before
+     consume_fails(g, 2, e'), which decides the printed trace of a
+     hand-made scenario where both end a shortest violation; the
+     checker prints the same).
 """
 
 import itertools
@@ -481,8 +632,8 @@ SAFETY = ("effect_at_most_once", "stale_completion_rejected",
 TRANSITION = ("projection_monotonic",)
 AT_REST = ("eventually_offered", "eventually_consumed", "projection_converges",
            "notify_at_least_once", "cache_consistent")
-# docs/SEMANTICS.md section 16 (P1..): kept apart from the ten above, which
-# check_pinned.py --declared-invariants replaces by their expressions.
+# docs/SEMANTICS.md section 16 (P1..); check_pinned.py --declared-invariants
+# replaces these too by their expressions (P11).
 PARTITION_SAFETY = ("no_offset_skipped", "committed_by_owner")
 PARTITION_TRANSITION = ("applied_in_key_order",)
 
@@ -490,7 +641,8 @@ PARTITION_TRANSITION = ("applied_in_key_order",)
 # when premature (Model.is_fault).
 FAULT_ACTIONS = ("send_ack_lost", "crash_relay", "ack_lost", "crash_consumer",
                  "redeliver", "consumer_outage", "database_outage",
-                 "commit_fails", "lose_write", "rebalance")
+                 "commit_fails", "lose_write", "rebalance", "send_fails",
+                 "consume_fails")
 
 # relay phases
 R_IDLE, R_CLAIMED, R_SENT = 0, 1, 2
@@ -555,6 +707,18 @@ F_DONE = 39       # per group: per partition, bit j = done[g][p][j]
 F_STALE = 40      # per group: per partition, stale_commit[g][p] (only
                   # when committed_by_owner is checked)
 F_REBAL = 41      # int: rebalances left
+# Producer retries (docs/SEMANTICS.md section 16.1; P13..).  Both constant
+# (an empty tuple, 0) unless [faults] send_failures > 0, so every other
+# scenario has exactly the states it had.
+F_RETRY = 42      # per relay: retry[r], the event (from 1) whose failed
+                  # write waits for its retry, 0 for none
+F_SFAIL = 43      # int: send_failures left
+# Handler failures (docs/SEMANTICS.md section 16.2; P19..).  0 unless
+# [faults] handler_failures > 0; the retry topics live in F_READY.
+F_HFAIL = 44      # int: handler_failures left
+# The record of an instance working on a retry-topic copy: "no partition"
+# (P21), in F_PINST.
+RETRY_TOPIC_RECORD = (-1, 0, 0, 0)
 # parked
 PK_NONE, PK_DELAYED, PK_DEAD = 0, 1, 2
 
@@ -600,7 +764,7 @@ class Model:
         """base: the scenario's folder (strategy files are relative to it);
         declared_builtins: a folder of strategy files that replace the nine
         built-ins; declared_invariants: a folder of invariant files that
-        replace the ten built-in invariants (the cross-checks of
+        replace the thirteen built-in invariants (the cross-checks of
         check_pinned.py --declared)."""
         self.declared_invariants = declared_invariants
         relays = cfg["relays"]
@@ -672,12 +836,89 @@ class Model:
         self._init_language(cfg)
         self._init_abstraction(cfg)
         self._init_broker(cfg)
+        self._init_retries(cfg)
+        self._init_failures(cfg)
+
+    def _init_failures(self, cfg):
+        """docs/SEMANTICS.md section 16.2: [faults] handler_failures and a
+        group's on_failure (P19)."""
+        f = cfg.get("faults", {})
+        budget = f.get("handler_failures", 0)
+        if budget == ANY:
+            raise ValueError("faults.handler_failures: an \"any\" budget "
+                             "does not combine with broker.delivery = "
+                             "'partitioned'" if self.partitioned else
+                             "faults.handler_failures: only with "
+                             "broker.delivery = 'partitioned'")
+        if isinstance(budget, bool) or not isinstance(budget, int) \
+                or not 0 <= budget <= 15:
+            raise ValueError("faults.handler_failures: expected 0..15, got "
+                             "%r" % (budget,))
+        if budget != 0 and not self.partitioned:
+            raise ValueError("faults.handler_failures: only with "
+                             "broker.delivery = 'partitioned'")
+        self.handler_failures0 = budget
+        for k, (g, grp) in enumerate(zip(cfg.get("groups", []),
+                                          self.groups)):
+            mode = g.get("on_failure", "retry_in_place")
+            if mode not in ("retry_in_place", "retry_topic"):
+                raise ValueError("groups[%d].on_failure: unknown %r; "
+                                 "expected 'retry_in_place' or "
+                                 "'retry_topic'" % (k + 1, mode))
+            if mode == "retry_topic" and not self.partitioned:
+                raise ValueError("groups[%d].on_failure: 'retry_topic' only "
+                                 "with broker.delivery = 'partitioned'"
+                                 % (k + 1))
+            grp["retry_topic"] = mode == "retry_topic"
+
+    def _init_retries(self, cfg):
+        """docs/SEMANTICS.md section 16.1: [relay] max_in_flight and
+        idempotent_producer, [faults] send_failures; partitioned broker
+        only (P13..P18)."""
+        rl = cfg.get("relay", {})
+        f = cfg.get("faults", {})
+        budget = f.get("send_failures", 0)
+        if budget == ANY:
+            raise ValueError("faults.send_failures: an \"any\" budget does "
+                             "not combine with broker.delivery = "
+                             "'partitioned'" if self.partitioned else
+                             "faults.send_failures: only with "
+                             "broker.delivery = 'partitioned'")
+        if isinstance(budget, bool) or not isinstance(budget, int) \
+                or not 0 <= budget <= 15:
+            raise ValueError("faults.send_failures: expected 0..15, got %r"
+                             % (budget,))
+        if not self.partitioned:
+            # P14: refused with the bag unless they say the default, as
+            # section 16 refuses its keys.
+            for key, default in (("max_in_flight", 1),
+                                 ("idempotent_producer", False)):
+                if key in rl and (rl[key] != default
+                                  or type(rl[key]) is not type(default)):
+                    raise ValueError("relay.%s: only with broker.delivery "
+                                     "= 'partitioned'" % key)
+            if budget != 0:
+                raise ValueError("faults.send_failures: only with "
+                                 "broker.delivery = 'partitioned'")
+        mif = rl.get("max_in_flight", 1)
+        if isinstance(mif, bool) or not isinstance(mif, int) \
+                or not 1 <= mif <= 5:
+            raise ValueError("relay.max_in_flight: expected 1..5, got %r"
+                             % (mif,))
+        idem = rl.get("idempotent_producer", False)
+        if not isinstance(idem, bool):
+            raise ValueError("relay.idempotent_producer: expected a boolean")
+        self.max_in_flight, self.idempotent = mif, idem
+        self.send_failures0 = budget
+        # P13: the cell and the actions exist only with a budget.
+        self.retries = budget > 0
 
     def _init_broker(self, cfg):
         """docs/SEMANTICS.md section 16: [broker] delivery, partitions,
         commit_fencing; a group's commit; an event's partition; [faults]
         rebalances; and the observation cells of the three invariants it
-        adds, present only when the scenario checks them (P1..P14)."""
+        adds, present only when the scenario's invariants read them
+        (P1..P12)."""
         br = cfg.get("broker", {})
         f = cfg.get("faults", {})
         cfg_groups = cfg.get("groups", [])
@@ -695,10 +936,17 @@ class Model:
                              % (rebal,))
         # applied_in_key_order: a group, events with keys (P10); either
         # broker.
-        self.obs_applied = "applied_in_key_order" in checked
-        if self.obs_applied and (self.nG == 0 or self.nK == 0):
+        if "applied_in_key_order" in checked and (self.nG == 0
+                                                   or self.nK == 0):
             raise ValueError("check.invariants: applied_in_key_order needs "
                              "a group and events with keys")
+        # The invariants checked (L11), by name: what keeps an observation
+        # cell (P11).
+        unchecked = {n for n, inv in self.decl_invs.items()
+                     if n in self.scenario_invs and not inv.check}
+        self.checked_names = [n for n in checked if n not in unchecked] \
+            + [n for n in self.checked_decl if n not in checked]
+        self.obs_applied = self._observes("applied")
         rank, seen = [], {}
         for e in range(self.nE):
             k = self.ev_key[e]
@@ -709,13 +957,16 @@ class Model:
                 rank.append(seen[k])
         self.key_rank = rank          # 1 for the first event of its key
         if not self.partitioned:
-            # P2: every partitioned-only key is refused with the bag.
-            for key in ("partitions", "commit_fencing"):
-                if key in br:
+            # P2: every partitioned-only key is refused with the bag,
+            # unless it says the default.
+            for key, default in (("partitions", 1),
+                                 ("commit_fencing", True)):
+                if key in br and (br[key] != default
+                                  or type(br[key]) is not type(default)):
                     raise ValueError("broker.%s: only with broker.delivery "
                                      "= 'partitioned'" % key)
             for k, g in enumerate(cfg_groups):
-                if "commit" in g:
+                if g.get("commit", "after") != "after":
                     raise ValueError("groups[%d].commit: only with "
                                      "broker.delivery = 'partitioned'"
                                      % (k + 1))
@@ -731,6 +982,7 @@ class Model:
                 if name in checked:
                     raise ValueError("check.invariants: %s needs a "
                                      "partitioned broker" % name)
+            self._refuse_broker_reads_on_bag()
             self.nP, self.rebalances0 = 0, 0
             self.obs_done = self.obs_stale = False
             for grp in self.groups:
@@ -786,8 +1038,71 @@ class Model:
         for name in PARTITION_SAFETY:
             if name in checked and self.nG == 0:
                 raise ValueError("check.invariants: %s needs a group" % name)
-        self.obs_done = "no_offset_skipped" in checked
-        self.obs_stale = "committed_by_owner" in checked
+        self.obs_done = self._observes("processed")
+        self.obs_stale = self._observes("stale_commit")
+
+    # Which built-in reads which observation cell (P10, P9, section 16).
+    OBSERVED_BY = {"applied": "applied_in_key_order",
+                   "processed": "no_offset_skipped",
+                   "stale_commit": "committed_by_owner"}
+
+    def _observes(self, table):
+        """Whether the state keeps observation cell `table` (applied,
+        processed: done, stale_commit): a checked built-in that reads it,
+        or an expression of the scenario (checked or not) or a checked
+        definition that does (P11)."""
+        assert table in lang.OBSERVATION_TABLES
+        names = self.checked_names + [n for n in self.scenario_invs
+                                      if n not in self.checked_names]
+        for name in names:
+            if name in self.decl_invs:
+                if self._reads_broker_table(self.decl_invs[name], table):
+                    return True
+            elif name == self.OBSERVED_BY[table]:
+                return True
+        return False
+
+    def _table_groups(self, inv, gname):
+        """The groups a read GROUP.TABLE[...] / TABLE[...] of invariant inv
+        can reach: GROUP's, or else each group the invariant is checked
+        for (none without `groups`: such a read is an error when
+        evaluated)."""
+        if gname is not None:
+            return [self.group_index[gname]] \
+                if gname in self.group_index else []
+        return list(inv.group_ids or [])
+
+    def _hides(self, g, table):
+        """Group g's strategy declares a table of this name: it hides the
+        broker's table of the name (LANGUAGE.md)."""
+        prog = self.groups[g]["prog"]
+        return prog is not None and table in prog.tables
+
+    def _reads_broker_table(self, inv, table):
+        """Invariant inv reads the broker's table `table` (not a declared
+        table of that name) of some group."""
+        return any(t == table and any(not self._hides(g, t) for g in
+                                      self._table_groups(inv, gname))
+                   for gname, t in lang.table_reads(inv.expr))
+
+    def _refuse_broker_reads_on_bag(self):
+        """With the bag: the scenario's own invariants, and the checked
+        ones a definition replaces, may not range over partitions or
+        records nor read the partition tables (applied exists with either
+        broker)."""
+        names = self.scenario_invs + [n for n in self.checked_names
+                                      if n not in self.scenario_invs
+                                      and n in self.decl_invs]
+        for name in names:
+            inv = self.decl_invs[name]
+            for d in lang.domains_read(inv.expr):
+                if d in lang.BROKER_DOMAINS:
+                    raise ValueError("invariant %s: domain %s needs a "
+                                     "partitioned broker" % (name, d))
+            for t in lang.BROKER_TABLES:
+                if t != "applied" and self._reads_broker_table(inv, t):
+                    raise ValueError("invariant %s: table %s needs a "
+                                     "partitioned broker" % (name, t))
 
     def _init_abstraction(self, cfg):
         """docs/SEMANTICS.md section 14 (U2): with a budget of "any", or
@@ -987,8 +1302,10 @@ class Model:
             self.decl_invs[inv.name] = inv
             if inv.check:
                 self.checked_decl.append(inv.name)
+        self.scenario_invs = list(self.decl_invs)    # the file's own
         if self.declared_invariants is not None:
-            for name in SAFETY + TRANSITION + AT_REST:
+            for name in SAFETY + TRANSITION + AT_REST + PARTITION_SAFETY \
+                    + PARTITION_TRANSITION:
                 with open(Path(self.declared_invariants) / (name + ".toml"),
                           "rb") as fh:
                     inv = lang.compile_invariant(tomllib.load(fh), 0)
@@ -1156,6 +1473,11 @@ class Model:
             ((0,) * self.nP,) * G if self.obs_done else (),
             ((0,) * self.nP,) * G if self.obs_stale else (),
             self.rebalances0,
+            # section 16.1 (constants without send_failures)
+            (0,) * self.nR if self.retries else (),
+            self.send_failures0,
+            # section 16.2 (0 without handler_failures)
+            self.handler_failures0,
         )
 
     @staticmethod
@@ -1542,6 +1864,8 @@ class Model:
             raise ValueError("unknown name %r" % node[1])
         if op == "attr":
             base = self._inv_value(node[1], s, old, g, binds)
+            if isinstance(base, tuple) and base[0] == "rec":
+                return self._record_attr(base, node[2])
             return self._attr(self._event_ref(base), node[2])
         if op == "fact":
             if g is None:
@@ -1572,11 +1896,16 @@ class Model:
                 raise ValueError("%s[...] needs GROUP. or `groups`" % table)
             else:
                 tg = g
+            if table in lang.BROKER_TABLES and not self._hides(tg, table):
+                return self._broker_read(s, tg, table, idx)
             return self._read(s, tg, table, idx)
         if op == "agg":
             _, agg, domain, where, body = node
             if domain == "events":
                 var, members = "event", [("ev", e) for e in range(self.nE)]
+            elif domain in lang.BROKER_DOMAINS:
+                var = lang.BROKER_DOMAINS[domain]
+                members = self._broker_domain(domain)
             elif domain.endswith("s"):
                 var = domain[:-1]
                 members = self.attr_values(var)
@@ -1602,6 +1931,68 @@ class Model:
             return max(vals, default=0)
         sub = lambda x: self._inv_value(x, s, old, g, binds)
         return self._operator(node, sub)
+
+    # --- the partitioned broker's domains and tables in expressions ----
+    def _broker_domain(self, domain):
+        """partitions: "p1", "p2", ...; records: every (partition, offset)
+        with offset 0..15, as ("rec", p, j), p from 0 (P12)."""
+        if not self.partitioned:
+            raise ValueError("domain %s needs a partitioned broker" % domain)
+        if domain == "partitions":
+            return ["p%d" % (p + 1) for p in range(self.nP)]
+        return [("rec", p, j) for p in range(self.nP)
+                for j in range(lang.RECORDS_PER_PARTITION)]
+
+    def _partition_ref(self, v):
+        """A partition value ("p1", ...; a bound `partition` or
+        record.partition is one) -> its index from 0."""
+        m = re.fullmatch(r"p([1-9][0-9]*)", v) if isinstance(v, str) \
+            else None
+        if m is None or int(m.group(1)) > self.nP:
+            raise ValueError("%r is not a partition (p1..p%d)"
+                             % (v, self.nP))
+        return int(m.group(1)) - 1
+
+    def _record_attr(self, rec, attr):
+        if attr not in lang.RECORD_ATTRIBUTES:
+            raise ValueError("a record has no attribute %r (%s)"
+                             % (attr, ", ".join(lang.RECORD_ATTRIBUTES)))
+        if attr == "partition":
+            return "p%d" % (rec[1] + 1)
+        return rec[2]                   # offset
+
+    def _broker_read(self, s, g, table, idx):
+        """applied[key], committed[partition], stale_commit[partition],
+        processed[record], in_flight[record] of group g (P12)."""
+        if table == "applied":
+            if not self.obs_applied:
+                raise ValueError("applied is read but not kept")
+            if idx is None:                 # an event without a key
+                return 0
+            if idx not in self.keys:
+                raise ValueError("no event has key %r" % (idx,))
+            return s[F_APPLIED][g][self.keys.index(idx)]
+        if not self.partitioned:
+            raise ValueError("%s needs a partitioned broker" % table)
+        if table in ("committed", "stale_commit"):
+            p = self._partition_ref(idx)
+            if table == "committed":
+                return s[F_PGRP][g][p][2]
+            if not self.obs_stale:
+                raise ValueError("stale_commit is read but not kept")
+            return s[F_STALE][g][p] == 1
+        if not (isinstance(idx, tuple) and idx[0] == "rec"):
+            raise ValueError("%s takes a record, got %r" % (table, idx))
+        _, p, j = idx
+        if j >= len(s[F_LOG][p]):       # past the partition's end
+            return False
+        if table == "processed":
+            if not self.obs_done:
+                raise ValueError("processed is read but not kept")
+            return bool(s[F_DONE][g][p] >> j & 1)
+        return any(s[F_INST][g][i][0] != I_IDLE
+                   and s[F_PINST][g][i][:2] == (p, j)
+                   for i in range(self.groups[g]["instances"]))
 
     def _declared_ok(self, name, s, old=None):
         inv = self.decl_invs[name]
@@ -1901,7 +2292,7 @@ class Model:
                         n[F_CLOCK] = self._set(s[F_CLOCK], e, 0)
                     out.append(("claim(%s, %s)" % (rname, self.events[e]["name"]),
                                 tuple(n), self._claim_due(s, e)))
-            if ph == R_CLAIMED:
+            if ph == R_CLAIMED and not self._write_waits(s, r, ev - 1):
                 e = ev - 1
                 n = list(s)
                 self._offer(n, s, r, e)
@@ -1952,7 +2343,13 @@ class Model:
                     n[F_RETRYING] = self._set(s[F_RETRYING], r, 0)
                 if self.style == "cdc_offset":
                     n[F_POS] = s[F_CURSOR]
+                if self.retries:
+                    # section 16.1: the write waiting for its retry is lost
+                    # with the relay's process (P17)
+                    n[F_RETRY] = self._set(s[F_RETRY], r, 0)
                 out.append(("crash_relay(%s)" % rname, tuple(n), False))
+            if self.retries:
+                self._retry_moves(s, r, out)
         if self.lease_on:
             for e in range(E):
                 if s[F_LEASE][e] == L_ACTIVE and s[F_PUB][e] == 0:
@@ -2135,7 +2532,100 @@ class Model:
                         out.append(("rebalance(%s, p%d, %d)"
                                     % (grp["name"], p + 1, i + 1),
                                     tuple(n), False))
+        # section 16.2: consume_fails, consume_retry (P23)
+        if self.partitioned:
+            for g in range(self.nG):
+                self._failure_moves(s, g, out)
         return out
+
+    # --- handler failures and retry topics (section 16.2) --------------
+    def _failure_moves(self, s, g, out):
+        """consume_fails(g, i, e) for each event, then, with a retry
+        topic, consume_retry(g, i, e) for each event, per instance of
+        group g (P20, P21, P23)."""
+        grp = self.groups[g]
+        topic = grp["retry_topic"]
+        for i in range(grp["instances"]):
+            if s[F_INST][g][i][0] != I_IDLE:
+                continue
+            lbl = "%s, %d" % (grp["name"], i + 1)
+            for e in range(self.nE) if s[F_HFAIL] > 0 else ():
+                p = self.part[e]
+                owner, epoch, committed, pos = s[F_PGRP][g][p]
+                log = s[F_LOG][p]
+                if owner != i or pos >= len(log) or log[pos] != e:
+                    continue
+                n = list(s)
+                n[F_HFAIL] = s[F_HFAIL] - 1
+                if topic:
+                    # forwarded to the retry topic; the owner commits past
+                    # it (always accepted) and the partition moves on
+                    n[F_PGRP] = self._set2(s[F_PGRP], g, p,
+                                           (owner, epoch, pos + 1, pos + 1))
+                    if self.obs_done:
+                        n[F_DONE] = self._set2(s[F_DONE], g, p,
+                                               s[F_DONE][g][p] | (1 << pos))
+                    n[F_READY] = self._set2(s[F_READY], g, e,
+                                            s[F_READY][g][e] + 1)
+                out.append(("consume_fails(%s, %s)" % (
+                    lbl, self.events[e]["name"]), tuple(n), False))
+            if not topic:
+                continue
+            for e in range(self.nE):
+                if s[F_READY][g][e] == 0:
+                    continue
+                n = list(s)
+                n[F_READY] = self._set2(s[F_READY], g, e,
+                                        s[F_READY][g][e] - 1)
+                n[F_PINST] = self._set2(s[F_PINST], g, i, RETRY_TOPIC_RECORD)
+                if grp["two"]:
+                    m = self._first_of_two(n, g, e)
+                    self._set_inst(n, g, i, (I_MIDWAY, e + 1, m))
+                else:
+                    self._step(n, g, e, True)
+                    self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
+                self._observe_step(n, s, g, e)
+                self._inserted(n, s, g, e)
+                out.append(("consume_retry(%s, %s)" % (
+                    lbl, self.events[e]["name"]), tuple(n), True))
+
+    # --- producer retries (docs/SEMANTICS.md section 16.1) -------------
+    def _write_waits(self, s, r, e):
+        """A write of e by relay r (send, send_ack_lost; send_fails needs
+        retry[r] = 0 anyway) must wait for the retry of retry[r]: with
+        max_in_flight = 1 the relay does nothing until the retry (P15);
+        otherwise an idempotent producer's broker refuses any later write
+        to the failed one's partition, of that event again included
+        (P16)."""
+        if not self.retries or s[F_RETRY][r] == 0:
+            return False
+        if self.max_in_flight == 1:
+            return True
+        f = s[F_RETRY][r] - 1
+        return self.idempotent and self.part[f] == self.part[e]
+
+    def _retry_moves(self, s, r, out):
+        """send_fails(r) and retry_send(r), after crash_relay(r) in the
+        relay's block (P18)."""
+        rname = self.relays[r]
+        ph, ev, tok = s[F_RELAYS][r]
+        if ph == R_CLAIMED and s[F_RETRY][r] == 0 and s[F_SFAIL] > 0:
+            n = list(s)
+            n[F_RETRY] = self._set(s[F_RETRY], r, ev)
+            n[F_SFAIL] = s[F_SFAIL] - 1
+            if self.max_in_flight > 1:
+                # the producer reports nothing yet: the relay goes on as
+                # after a send
+                n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_SENT, ev, tok))
+            out.append(("send_fails(%s)" % rname, tuple(n), False))
+        if s[F_RETRY][r] != 0:
+            e = s[F_RETRY][r] - 1
+            n = list(s)
+            self._offer(n, s, r, e)
+            n[F_RETRY] = self._set(s[F_RETRY], r, 0)
+            if ph == R_CLAIMED and ev == e + 1:
+                n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_SENT, ev, tok))
+            out.append(("retry_send(%s)" % rname, tuple(n), True))
 
     # --- the partitioned broker (docs/SEMANTICS.md section 16) ---------
     def _observe_step(self, n, s, g, e):
@@ -2154,9 +2644,9 @@ class Model:
     def _processed(self, n, g, i):
         """The handler's last step ran for the record instance i of group g
         works on: done[g][p][j] = 1 (when no_offset_skipped is checked)."""
-        if not self.obs_done:
-            return
         p, j, _x, _f = n[F_PINST][g][i]
+        if not self.obs_done or p < 0:      # a retry-topic copy (P21)
+            return
         n[F_DONE] = self._set2(n[F_DONE], g, p, n[F_DONE][g][p] | (1 << j))
 
     def _commit(self, n, g, i, p, x, o):
@@ -2216,6 +2706,7 @@ class Model:
                 continue
             e = ev - 1
             p, j, x, fetched = s[F_PINST][g][i]
+            topic = p < 0           # a retry-topic copy (P21, P22)
             if ph == I_MIDWAY:
                 n = list(s)
                 if fetched:
@@ -2239,19 +2730,25 @@ class Model:
                 out.append(("step(%s)" % lbl, tuple(n), True))
             if ph == I_HOLDING:
                 n = list(s)
-                if not before:
+                if not before and not topic:
                     self._commit(n, g, i, p, x, j + 1)
                 self._idle(n, g, i)
                 out.append(("acknowledge(%s)" % lbl, tuple(n), True))
-                if not before and bud[B_A] > 0:
+                if (topic or not before) and bud[B_A] > 0:
                     n = list(s)
                     self._idle(n, g, i)
                     self._budget(n, B_A)
+                    if topic:       # back in the retry topic (P22)
+                        n[F_READY] = self._set2(s[F_READY], g, e,
+                                                s[F_READY][g][e] + 1)
                     out.append(("ack_lost(%s)" % lbl, tuple(n), False))
             if ph == I_MIDWAY and bud[B_Q] > 0:
                 n = list(s)
                 self._idle(n, g, i)
                 self._budget(n, B_Q)
+                if topic:           # back in the retry topic (P22)
+                    n[F_READY] = self._set2(s[F_READY], g, e,
+                                            s[F_READY][g][e] + 1)
                 rows = list(s[F_PGRP][g])
                 for q, (owner, epoch, committed, _pos) in enumerate(rows):
                     if owner == i:

@@ -49,6 +49,16 @@ choices L1..):
     then carried to a later step like any other local (L3 of
     outbox_reference.py for an unset one).
   - An invariant table's `check = false` keeps the declaration unchecked.
+  - The partitioned broker's domains and group tables in invariant
+    expressions (BROKER_DOMAINS, BROKER_TABLES): `partitions` binds
+    `partition`, `records` binds `record` (with `record.partition` and
+    `record.offset`); `applied[key]`, `committed[partition]`,
+    `stale_commit[partition]`, `processed[record]`, `in_flight[record]`.
+    They are parsed like any aggregate, attribute and table read; their
+    values, the observation cells a read keeps (applied, processed,
+    stale_commit) and a strategy's own table of one of these names hiding
+    the broker's are outbox_reference.Model's business (P11, P12).
+    Handlers cannot read them (they are not handler tables).
   - The right side of `+=`, `-=`, `=`, `max =` must be a `value`
     ([-] integer | [-] event.ATTRIBUTE), as the grammar says.  Otherwise the
     reference is lenient: type errors, the ranges of constants, the cell
@@ -71,6 +81,25 @@ BUILTIN_TABLES = {
 }
 COLUMNS = {"published": "bool", "token": "int", "completed_token": "int",
            "offered": "int"}
+# The group tables of the partitioned broker (docs/SEMANTICS.md section 16),
+# read by invariant expressions only (LANGUAGE.md, "Invariant expressions"):
+# name: (index: "key" | "partition" | "record", read as: "int" | "bool").
+# A group whose strategy declares a table of one of these names reads its
+# own table instead (the declared one hides it).
+BROKER_TABLES = {
+    "applied": ("key", "int"),              # either broker
+    "committed": ("partition", "int"),
+    "stale_commit": ("partition", "bool"),
+    "processed": ("record", "bool"),
+    "in_flight": ("record", "bool"),
+}
+# The observation cells among them: the state keeps one only when the
+# scenario's invariants read it (P11 of outbox_reference.py).
+OBSERVATION_TABLES = ("applied", "processed", "stale_commit")
+# The partitioned broker's domains: aggregate domain -> the variable bound.
+BROKER_DOMAINS = {"partitions": "partition", "records": "record"}
+RECORD_ATTRIBUTES = ("partition", "offset")
+RECORDS_PER_PARTITION = 16      # docs/SEMANTICS.md section 16
 KINDS = ("credit", "notification", "projection", "cache", "custom")
 FACTS = KINDS + ("inbox", "retention")
 KEYWORDS = {"if", "insert", "call", "stop", "handler", "with_key", "and",
@@ -325,6 +354,20 @@ def walk(node):
         for part in node[1:]:
             if isinstance(part, tuple):
                 yield from walk(part)
+
+
+def table_reads(node):
+    """(GROUP | None, TABLE) of every table read in an expression."""
+    for sub in walk(node):
+        if sub[0] == "index":
+            yield sub[1], sub[2]
+
+
+def domains_read(node):
+    """The domain of every aggregate in an expression."""
+    for sub in walk(node):
+        if sub[0] == "agg":
+            yield sub[2]
 
 
 def action_exprs(action):

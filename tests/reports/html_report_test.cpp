@@ -94,9 +94,9 @@ std::string_view DataOf(std::string_view html) {
 }
 
 TEST_CASE("the HTML fault budgets table lists every budget a scenario sets") {
-  // No valid scenario sets all eleven (premature expiries need the lease_token
-  // relay, failed commits row_lock): they are set on a checked result, whose
-  // configuration is all the table reads.
+  // No valid scenario sets all thirteen (premature expiries need the
+  // lease_token relay, failed commits row_lock): they are set on a checked
+  // result, whose configuration is all the table reads.
   ScenarioResult r = LeaseExpiry();
   int n = 0;
   for (const FaultBudget& budget : kFaultBudgets) {
@@ -116,8 +116,10 @@ TEST_CASE("the HTML fault budgets table lists every budget a scenario sets") {
                                "database outages",
                                "failed commits",
                                "lost broker writes",
-                               "rebalances"};
-  for (int i = 0; i < 11; ++i) {
+                               "rebalances",
+                               "transient send failures",
+                               "handler failures"};
+  for (int i = 0; i < 13; ++i) {
     expected += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n",
                             names[i], i + 1);
   }

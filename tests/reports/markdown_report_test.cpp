@@ -74,9 +74,9 @@ int CountMatching(const std::vector<std::string>& lines, const std::regex& re) {
 
 TEST_CASE(
     "the Markdown fault budgets table lists every budget a scenario sets") {
-  // No valid scenario sets all eleven (premature expiries need the lease_token
-  // relay, failed commits row_lock): they are set on a checked result, whose
-  // configuration is all the table reads.
+  // No valid scenario sets all thirteen (premature expiries need the
+  // lease_token relay, failed commits row_lock): they are set on a checked
+  // result, whose configuration is all the table reads.
   ScenarioResult r = Holding();
   int n = 0;
   for (const FaultBudget& budget : kFaultBudgets) {
@@ -91,7 +91,8 @@ TEST_CASE(
                  "| `consumer_crashes` | 5 |\n| `redeliveries` | 6 |\n"
                  "| `consumer_outages` | 7 |\n| `database_outages` | 8 |\n"
                  "| `failed_commits` | 9 |\n| `lost_broker_writes` | 10 |\n"
-                 "| `rebalances` | 11 |\n"
+                 "| `rebalances` | 11 |\n| `send_failures` | 12 |\n"
+                 "| `handler_failures` | 13 |\n"
                  "\nScope of the verdict:"));
 }
 

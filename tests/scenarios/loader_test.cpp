@@ -765,7 +765,8 @@ TEST_CASE("must_fire names action classes or kinds, each once") {
         "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
         "crash_consumer, redeliver, send_deduplicated, tick, retry, redrive, "
         "dead_letter_expire, cleanup, consumer_outage, database_outage, "
-        "source_commit, commit_fails, flush_offset, lose_write, rebalance");
+        "source_commit, commit_fails, flush_offset, lose_write, rebalance, "
+        "send_fails, retry_send, consume_fails, consume_retry");
   CHECK(ErrorOf(check + "must_fire = [\"send\", \"send\"]\n") ==
         "scenarios/x.toml:5:22: check.must_fire[2]: 'send' is listed twice");
   CHECK(ErrorOf(check + "must_fire = \"send\"\n") ==
@@ -786,7 +787,8 @@ TEST_CASE("walk_weights gives action classes whole weights 0..1000") {
         "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
         "crash_consumer, redeliver, send_deduplicated, tick, retry, redrive, "
         "dead_letter_expire, cleanup, consumer_outage, database_outage, "
-        "source_commit, commit_fails, flush_offset, lose_write, rebalance");
+        "source_commit, commit_fails, flush_offset, lose_write, rebalance, "
+        "send_fails, retry_send, consume_fails, consume_retry");
   CHECK(ErrorOf(check + "walk_weights = { expire = 4 }\n") ==
         "scenarios/x.toml:5:18: check.walk_weights.expire: 'expire' stands "
         "for 2 classes; give expire_orphaned and expire_premature weights of "
@@ -799,7 +801,8 @@ TEST_CASE("walk_weights gives action classes whole weights 0..1000") {
         "expire_premature, crash_relay, consume, step, acknowledge, ack_lost, "
         "crash_consumer, redeliver, send_deduplicated, tick, retry, redrive, "
         "dead_letter_expire, cleanup, consumer_outage, database_outage, "
-        "source_commit, commit_fails, flush_offset, lose_write, rebalance");
+        "source_commit, commit_fails, flush_offset, lose_write, rebalance, "
+        "send_fails, retry_send, consume_fails, consume_retry");
   CHECK(ErrorOf(check + "walk_weights = { send = 2, claim = -1 }\n") ==
         "scenarios/x.toml:5:36: check.walk_weights.claim: -1 is out of range "
         "0..1000");
