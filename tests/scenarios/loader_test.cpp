@@ -1032,6 +1032,46 @@ TEST_CASE("expect.states comes only with an exhaustive search") {
         "least 1");
 }
 
+TEST_CASE(
+    "the partitioned broker's keys are read, and bad values named "
+    "by file, line and field") {
+  const std::string head =
+      "relays = 1\nevents = 1\n[[groups]]\nname = \"g\"\n"
+      "strategy = \"credit.inbox\"\n";
+  const Scenario s = Load(head +
+                          "commit = \"before\"\non_failure = \"retry_topic\"\n"
+                          "[broker]\ndelivery = \"partitioned\"\n"
+                          "partitions = 2\ncommit_fencing = false\n"
+                          "[faults]\nrebalances = 1\nhandler_failures = 1\n"
+                          "[check]\ninvariants = [\"committed_by_owner\", "
+                          "\"no_offset_skipped\"]\n");
+  CHECK(s.config.broker.delivery == Delivery::kPartitioned);
+  CHECK(s.config.broker.partitions == 2);
+  CHECK_FALSE(s.config.broker.commit_fencing);
+  CHECK(s.config.groups[0].commit_before);
+  CHECK(s.config.groups[0].retry_topic);
+  CHECK(s.config.budgets.rebalances == 1);
+  CHECK(s.config.observed == (kObserveStaleCommit | kObserveProcessed));
+  // Written back, the scenario reads as the same configuration.
+  const Scenario again = Load(FormatScenario(s));
+  CHECK(again.config == s.config);
+
+  CHECK(ErrorOf(head + "on_failure = \"retry_later\"\n") ==
+        "scenarios/x.toml:6:14: groups[1].on_failure: unknown value "
+        "'retry_later'; expected one of retry_in_place, retry_topic");
+  CHECK(ErrorOf(head + "[broker]\ndelivery = \"partitioned\"\n"
+                       "partitions = 9\n") ==
+        "scenarios/x.toml:8:14: broker.partitions: 9 is out of range 1..4");
+  CHECK(ErrorOf(head + "[check]\ninvariants = [\"committed_by_owner\"]\n") ==
+        "scenarios/x.toml:7:15: check.invariants[1]: 'committed_by_owner' is "
+        "about a partitioned broker's offsets; this scenario's broker is a bag "
+        "(set broker.delivery = \"partitioned\")");
+  CHECK(ErrorOf(head + "[faults]\nrebalances = 1\n") ==
+        "scenarios/x.toml:7:14: faults.rebalances: only a partitioned broker "
+        "assigns partitions to instances; set broker.delivery = "
+        "\"partitioned\"");
+}
+
 }  // namespace
 }  // namespace oc
 
