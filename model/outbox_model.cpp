@@ -240,12 +240,7 @@ OutboxModel::OutboxModel(Config config, bool concrete)
     codec_ = StateCodec(config_, InitialStates().front());
   }
   seed_pipeline_ = IsSeedPipeline(config_);
-  // The renamings of model/symmetry.h do not follow the partitioned
-  // broker's instance references or the ranks applied_in_key_order keeps:
-  // no symmetry there yet.
-  if (partitions_ == 0 && (config_.observed & kObserveKeyOrder) == 0) {
-    symmetry_ = Symmetry(config_);
-  }
+  symmetry_ = Symmetry(config_);
   ListCandidates();
   partial_order_ = PartialOrder(
       config_,

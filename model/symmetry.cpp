@@ -103,12 +103,27 @@ Symmetry::Symmetry(const Config& config)
   }
   group_first_.push_back(first);
   for (const Event& e : config.events) event_names_.push_back(e.name);
+  // A partitioned broker (docs/SEMANTICS.md section 16) assigns partitions
+  // to instances by index and keeps records of events in order: relays
+  // alone stay interchangeable there (each instance is its own class).
+  const bool partitioned = config.broker.delivery == Delivery::kPartitioned;
+  if (partitioned) {
+    group_first_.clear();
+    group_names_.clear();
+    for (int i = 0; i <= first; ++i) group_first_.push_back(i);
+    group_names_.resize(static_cast<std::size_t>(first));
+  }
 
   // Classes of interchangeable events, in order of first member. With a
   // sequence cursor or a change-data-capture log, an event's index is its
   // id or its place in the log, which the relay reads in order: no two
   // events are interchangeable there.
-  const bool ordered_events = !StyleOf(config).offset_cell.empty();
+  // applied_in_key_order ranks a key's events by their place in the
+  // configuration, and a partition's records name events: neither lets
+  // two events swap.
+  const bool ordered_events = !StyleOf(config).offset_cell.empty() ||
+                              partitioned ||
+                              (config.observed & kObserveKeyOrder) != 0;
   std::vector<bool> placed(config.events.size(), ordered_events);
   // Events are told apart by the attributes something reads: the model's
   // rules and, when the caller said what they read, the checks. Without
@@ -363,12 +378,12 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
     const RelayCells& c = s.relays[r];
     // The age sweeper's send clock (< 2^14: at most kMaxTimeUnits) tops the
     // key, which then still leaves kIndexBits for the index.
-    const std::uint64_t key = (static_cast<std::uint64_t>(c.clock) << 43) |
-                              (static_cast<std::uint64_t>(c.retrying) << 42) |
-                              (static_cast<std::uint64_t>(c.phase) << 40) |
-                              (event_ref(c.event) << 32) |
-                              (static_cast<std::uint64_t>(c.token) << 16) |
-                              owned[r];
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(c.clock) << 43) |
+        (static_cast<std::uint64_t>(c.retrying) << 42) |
+        (static_cast<std::uint64_t>(c.phase) << 40) |
+        (event_ref(c.event) << 32) | (event_ref(c.retry) << 24) |
+        (static_cast<std::uint64_t>(c.token) << 16) | owned[r];
     keys[r] = (key << kIndexBits) | static_cast<std::uint64_t>(r);
   }
   std::sort(keys.begin(), keys.begin() + relays_);

@@ -352,5 +352,55 @@ TEST_CASE("no symmetry when nothing is interchangeable") {
   CHECK(m.SymmetryDescription() == "none");
 }
 
+// A partitioned broker (docs/SEMANTICS.md section 16): relays alone swap.
+// Every reachable state, its relays swapped: the canonical form and the
+// orbit size agree with the brute force, and the orbits cover the states.
+TEST_CASE(
+    "with a partitioned broker, relays alone are interchangeable, and "
+    "canonical forms and orbit sizes agree with swapping them") {
+  Config c = testing::MakeConfig(2, 2, {Strategy::kCreditNaive}, 2);
+  c.broker.delivery = Delivery::kPartitioned;
+  c.broker.commit_fencing = false;
+  c.max_in_flight = 5;
+  c.budgets.premature_expiries = 1;
+  c.budgets.send_failures = 1;
+  c.budgets.rebalances = 1;
+  c.observed = kObserveKeyOrder | kObserveStaleCommit;
+  REQUIRE(Validate(c).ok());
+  const OutboxModel m(c);
+  CHECK(m.SymmetryDescription() == "relays r1 r2 (2!)");
+  std::set<Bytes> reachable;
+  std::vector<State> states;
+  std::deque<State> work;
+  for (const State& s : m.InitialStates()) work.push_back(s);
+  while (!work.empty()) {
+    State s = work.front();
+    work.pop_front();
+    if (!reachable.insert(Encode(m, s)).second) continue;
+    states.push_back(s);
+    std::vector<std::pair<Action, State>> next;
+    m.Successors(s, next);
+    for (auto& [a, t] : next) work.push_back(t);
+  }
+  REQUIRE(states.size() > 1000);
+  std::set<Bytes> classes;
+  std::uint64_t orbit_sum = 0;
+  for (const State& s : states) {
+    State t = s;
+    std::swap(t.relays[0], t.relays[1]);
+    for (EventCells& e : t.events) {
+      if (e.owner != 0) e.owner = static_cast<std::uint8_t>(3 - e.owner);
+    }
+    const Bytes canonical = Canonical(m, s);
+    CHECK(reachable.count(Encode(m, t)) == 1);
+    CHECK(Canonical(m, t) == canonical);
+    const std::set<Bytes> orbit = {Encode(m, s), Encode(m, t)};
+    CHECK(OrbitSize(m, s) == orbit.size());
+    CHECK(orbit.count(canonical) == 1);
+    if (classes.insert(canonical).second) orbit_sum += orbit.size();
+  }
+  CHECK(orbit_sum == states.size());
+}
+
 }  // namespace
 }  // namespace oc
