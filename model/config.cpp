@@ -114,6 +114,20 @@ Status CheckRelayStyle(const Config& config) {
           name, StylesWith(&RelayStyleInfo::lease_and_token)));
     }
   }
+  if (config.relay_style == RelayStyle::kInlineDispatch &&
+      !config.commits_during_run) {
+    return Status::Error(
+        "source.commits: relay.style 'inline_dispatch' delivers the rows a "
+        "handler's transaction writes during the run; set source.commits = "
+        "\"during_run\"");
+  }
+  if (config.relay_style != RelayStyle::kInlineDispatch &&
+      !config.dispatch_waits_for_commit) {
+    return Status::Error(fmt::format(
+        "relay.dispatch_waits_for_commit: relay.style '{}' runs no inline "
+        "delivery pass; only 'inline_dispatch' takes it",
+        name));
+  }
   if (!style.failed_commits && b.failed_commits != 0) {
     return Status::Error(fmt::format(
         "faults.failed_commits: relay.style '{}' takes no failed commits; "

@@ -192,12 +192,18 @@ struct Group {
 //    claims are the sweeper's, once the row is at least `min_age` old and
 //    still not marked; a send takes up to `send_time`; complete marks the
 //    row dispatched. Timed: model/TIME.md, "The age sweeper".
+//  - kInlineDispatch: a consumer's own outbox (MassTransit's consumer
+//    outbox): the handler's transaction writes the rows, then the consume
+//    context runs one delivery pass over them; no background relay. A
+//    pass that runs before the commit finds nothing, and the row is
+//    cleaned up unsent (docs/SEMANTICS.md section 11).
 enum class RelayStyle : std::uint8_t {
   kLeaseToken,
   kRowLock,
   kSequenceCursor,
   kCdcOffset,
   kAgeSweeper,
+  kInlineDispatch,
 };
 
 // The id the inbox (and a deduplicating broker) keys on.
@@ -353,6 +359,9 @@ struct Config {
   // a producer's write out of sequence.
   int max_in_flight = 1;
   bool idempotent_producer = false;
+  // inline_dispatch only: the delivery pass starts only once the
+  // transaction that writes the rows has committed.
+  bool dispatch_waits_for_commit = true;
   // What the checks run on this configuration read of events, so that
   // symmetry (model/symmetry.h) may swap events that differ only in
   // attributes nothing reads. Set by whoever compiles the checks; unset,

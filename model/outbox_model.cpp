@@ -69,6 +69,8 @@ enum class OutboxModel::Guard : std::uint8_t {
   kNoUndeliveredCopy,
   // The age sweeper.
   kRowTooYoung,
+  // inline_dispatch: the row's delivery pass has run.
+  kPassRan,
   // The partitioned broker.
   kNotAssigned,
   kNoRecordToRead,
@@ -133,6 +135,7 @@ int OutboxModel::NextRow(const State& s) const {
     case RelayStyle::kLeaseToken:
     case RelayStyle::kRowLock:
     case RelayStyle::kAgeSweeper:
+    case RelayStyle::kInlineDispatch:
       break;
   }
   return -1;
@@ -392,6 +395,15 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
       if (s.relays[a.relay].phase != RelayPhase::kIdle) {
         return Guard::kRelayNotIdle;
       }
+      if (config_.relay_style == RelayStyle::kInlineDispatch) {
+        // The row's one delivery pass; racing its transaction, it may run
+        // before the row is there.
+        if (row.begun) return Guard::kPassRan;
+        if (row.pending && config_.dispatch_waits_for_commit) {
+          return Guard::kSourcePending;
+        }
+        return Guard::kEnabled;
+      }
       if (row.pending) return Guard::kSourcePending;
       switch (config_.relay_style) {
         case RelayStyle::kLeaseToken:
@@ -402,6 +414,8 @@ OutboxModel::Guard OutboxModel::Check(const State& s, const Action& a) const {
         case RelayStyle::kSequenceCursor:
         case RelayStyle::kCdcOffset:
           return NextRow(s) == a.event ? Guard::kEnabled : Guard::kNotNextRow;
+        case RelayStyle::kInlineDispatch:
+          break;  // decided above
         case RelayStyle::kAgeSweeper:
           // The producer's dispatch needs no read: it sends the row it has
           // just written. The sweeper reads rows old enough and unmarked.
@@ -910,6 +924,12 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       // A producer's write waiting for its retry outlives the relay's
       // loop (docs/SEMANTICS.md section 16.1).
       const std::uint8_t retry = s.relays[a.relay].retry;
+      if (config_.relay_style == RelayStyle::kInlineDispatch) {
+        row.begun = 1;  // the context's one pass
+        // Before the commit it finds nothing: the context counts as
+        // delivered, and its cleanup will remove the row unsent.
+        if (row.pending) break;
+      }
       if (!StyleOf(config_).lease_and_token) {
         // A row lock, a cursor read or a log read: no token, no owner.
         s.relays[a.relay] = RelayCells{
@@ -918,7 +938,9 @@ void OutboxModel::Effect(State& s, const Action& a) const {
         if (StyleOf(config_).commit_log) {
           s.log.position += 1;
         }
-        row.begun = timing_.sweeper ? 1 : 0;
+        if (config_.relay_style != RelayStyle::kInlineDispatch) {
+          row.begun = timing_.sweeper ? 1 : 0;
+        }
         break;
       }
       row.token += 1;
@@ -1024,7 +1046,14 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kCrashRelay:
       // Its lease stays until it expires; a row lock is released (the
       // transaction rolls back); a connector restarts from its last flush;
-      // a producer's write waiting for its retry is lost with it.
+      // a producer's write waiting for its retry is lost with it; an
+      // inline pass that had not delivered its row runs again (the message
+      // that wrote the row is redelivered).
+      if (config_.relay_style == RelayStyle::kInlineDispatch &&
+          s.relays[a.relay].event != 0 &&
+          s.events[s.relays[a.relay].event - 1].published == 0) {
+        s.events[s.relays[a.relay].event - 1].begun = 0;
+      }
       s.relays[a.relay] = RelayCells{};
       Spend(s, &Budgets::relay_crashes);
       if (StyleOf(config_).commit_log) {
@@ -1694,6 +1723,9 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
       return fmt::format(
           "the broker holds no copy of {} that every group still waits for",
           event_name);
+    case Guard::kPassRan:
+      return fmt::format("the delivery pass of event {}'s context has run",
+                         event_name);
     case Guard::kRowTooYoung:
       return fmt::format(
           "the row of event {} is {} old; its dispatch has begun, and the "

@@ -106,6 +106,15 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
         case RelayStyle::kRowLock:
           message(relay, kDatabase, "lock " + event_name);
           break;
+        case RelayStyle::kInlineDispatch:
+          message(relay, kDatabase,
+                  before.events[a.event].pending
+                      ? fmt::format("delivery pass before {} is written: "
+                                    "nothing found, context done",
+                                    event_name)
+                      : "delivery pass: " + event_name);
+          p.lost = before.events[a.event].pending != 0;
+          break;
         case RelayStyle::kSequenceCursor:
         case RelayStyle::kCdcOffset:
           message(relay, kDatabase, "read " + event_name);
@@ -153,6 +162,9 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
         case RelayStyle::kSequenceCursor:
           message(relay, kDatabase, "commit: published " + held);
           break;
+        case RelayStyle::kInlineDispatch:
+          message(relay, kDatabase, "delivered: removes " + held);
+          break;
       }
       break;
     }
@@ -191,7 +203,8 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
       break;
     case ActionKind::kAcknowledge: {
       const InstanceCells& inst = held_by_instance();
-      if (partitioned && !config.groups[a.group].commit_before) {
+      // A record of a partition (not a copy from a retry topic).
+      if (inst.partition != 0 && !config.groups[a.group].commit_before) {
         const GroupPartitionCells& was =
             before.partitions[static_cast<std::size_t>(
                 a.group * model.Partitions() + inst.partition - 1)];
@@ -215,7 +228,8 @@ StepPresentation PresentStep(const OutboxModel& model, const Action& a,
     }
     case ActionKind::kAckLost:
       message(instance(), broker,
-              partitioned ? "commit lost" : "ack lost: redelivery");
+              held_by_instance().partition != 0 ? "commit lost"
+                                                : "ack lost: redelivery");
       p.dashed = true;
       p.lost = true;
       break;

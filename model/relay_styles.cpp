@@ -54,6 +54,10 @@ int ReadsPerEvent(const Config& config, int tokens) {
       // nobody takes it again) or crashes: each relay takes a row once,
       // and once more per crash.
       return static_cast<int>(config.relays.size()) + b.relay_crashes;
+    case RelayStyle::kInlineDispatch:
+      // One pass per row, and one more after each crash of a relay that
+      // held it unpublished.
+      return 1 + b.relay_crashes;
   }
   return tokens;
 }

@@ -126,6 +126,19 @@ inline constexpr RelayStyleInfo kRelayStyles[] = {
      .commit_log = false,
      .action_class = "",
      .assumption = ""},
+    {.style = RelayStyle::kInlineDispatch,
+     .name = "inline_dispatch",
+     .summary = "a consumer's own outbox: the handler's transaction writes "
+                "the rows, then one delivery pass sends them and cleans up",
+     .lease_and_token = false,
+     .failed_commits = false,
+     .one_relay = false,
+     .sweeper = false,
+     .timed = false,
+     .offset_cell = "",
+     .commit_log = false,
+     .action_class = "",
+     .assumption = ""},
 };
 
 inline constexpr RelayStyle kDefaultRelayStyle = kRelayStyles[0].style;

@@ -63,6 +63,12 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
           row.published ? std::string("-") : duration(row.clock));
     }
   }
+  if (config.relay_style == RelayStyle::kInlineDispatch) {
+    for (std::size_t e = 0; e < events; ++e) {
+      add(fmt::format("outbox[{}].delivery_pass", config.events[e].name),
+          s.events[e].begun ? "ran" : "-");
+    }
+  }
   for (std::size_t e = 0; e < events; ++e) {
     add(fmt::format("broker.offered[{}]", config.events[e].name),
         fmt::format("{}", s.events[e].offered));

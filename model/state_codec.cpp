@@ -337,7 +337,10 @@ struct Bounds {
                    ? static_cast<int>(config.events.size())
                    : 0;
       case Field::kBegun:
-        return timing.sweeper ? 1 : 0;
+        return timing.sweeper ||
+                       config.relay_style == RelayStyle::kInlineDispatch
+                   ? 1
+                   : 0;
       case Field::kSendClock:
         return timing.sweeper ? timing.Cap(timing.send_time) : 0;
       case Field::kUserRow:

@@ -36,9 +36,13 @@ constexpr std::string_view kTopKeys[] = {
     "name",   "description", "relays",     "events", "groups", "relay",
     "source", "switches",    "faults",     "time",   "broker", "bounds",
     "check",  "expect",      "invariants", "initial"};
-constexpr std::string_view kRelayKeys[] = {
-    "style",   "message_id", "max_in_flight", "idempotent_producer",
-    "min_age", "send_time"};
+constexpr std::string_view kRelayKeys[] = {"style",
+                                           "message_id",
+                                           "max_in_flight",
+                                           "idempotent_producer",
+                                           "dispatch_waits_for_commit",
+                                           "min_age",
+                                           "send_time"};
 constexpr std::string_view kSourceKeys[] = {"commits"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
 constexpr std::string_view kExpressionKeys[] = {"name", "kind", "groups",
@@ -698,6 +702,10 @@ class Reader {
     if (s.ok()) {
       s = OptionalBoolean(t, "relay", "idempotent_producer",
                           out_.config.idempotent_producer);
+    }
+    if (s.ok()) {
+      s = OptionalBoolean(t, "relay", "dispatch_waits_for_commit",
+                          out_.config.dispatch_waits_for_commit);
     }
     return s;
   }

@@ -106,6 +106,10 @@ void WriteConfig(const Config& config, std::string& out) {
       out += fmt::format("send_time = {}\n",
                          QuoteToml(FormatDuration(*config.send_time)));
     }
+    if (config.relay_style == RelayStyle::kInlineDispatch) {
+      out += fmt::format("dispatch_waits_for_commit = {}\n",
+                         Bool(config.dispatch_waits_for_commit));
+    }
   }
   if (config.max_in_flight != 1 || config.idempotent_producer) {
     // The partitioned broker's producer (a [relay] table of its own when

@@ -407,5 +407,47 @@ TEST_CASE("configurations that break a style's rules do not validate") {
         "(model/TIME.md) yet; use one or the other");
 }
 
+TEST_CASE(
+    "inline_dispatch: a pass before the commit finds nothing and the row is "
+    "never sent; waiting for the commit, the pass always finds it") {
+  Config c =
+      Styled(RelayStyle::kInlineDispatch, 1, 1, {Strategy::kCreditInbox});
+  c.commits_during_run = true;
+  c.dispatch_waits_for_commit = false;
+  c.budgets.relay_crashes = 1;
+  REQUIRE(Validate(c).ok());
+  OutboxModel racing(c);
+  State s = Run(racing, {"claim(r1, e1)"});
+  CHECK(s.events[0].begun == 1);
+  CHECK(s.relays[0] == RelayCells{});  // found nothing, stays idle
+  s = Run(racing, {"claim(r1, e1)", "source_commit(e1)"});
+  CHECK(Why(racing, s, "claim(r1, e1)") ==
+        "the delivery pass of event e1's context has run");
+  CHECK(s.events[0].published == 0);
+
+  c.dispatch_waits_for_commit = true;
+  OutboxModel waiting(c);
+  const State fresh = waiting.InitialStates().front();
+  CHECK(Why(waiting, fresh, "claim(r1, e1)") ==
+        "the source transaction of event e1 has not committed, so its row "
+        "is not visible");
+  // A crash before the delivery lets the pass run again.
+  s = Run(waiting,
+          {"source_commit(e1)", "claim(r1, e1)", "send(r1)", "crash_relay(r1)",
+           "claim(r1, e1)", "send(r1)", "complete(r1)"});
+  CHECK(s.events[0].published == 1);
+  CHECK(s.events[0].offered == 2);
+
+  Config other = Styled(RelayStyle::kRowLock, 1, 1);
+  other.dispatch_waits_for_commit = false;
+  CHECK(Validate(other).message() ==
+        "relay.dispatch_waits_for_commit: relay.style 'row_lock' runs no "
+        "inline delivery pass; only 'inline_dispatch' takes it");
+  Config early = Styled(RelayStyle::kInlineDispatch, 1, 1);
+  CHECK(Validate(early).message().rfind("source.commits: relay.style "
+                                        "'inline_dispatch'",
+                                        0) == 0);
+}
+
 }  // namespace
 }  // namespace oc

@@ -128,6 +128,24 @@ scenarios/FORMAT.md and docs/RELAY_STYLES.md:
      while unpublished with age < M + P; a relay while claimed with send
      clock < S.  M = relay.min_age, S = relay.send_time (0 if unset),
      P = time.poll (0 if unset); both relay durations count for the unit.
+ B9. inline_dispatch (docs/SEMANTICS.md section 11; untimed; needs
+     source.commits = "during_run"): no lease, no token; the per-event flag
+     begun[e] is B8's cell (the row's dispatch pass has run).  claim(r, e),
+     relay idle, begun = 0, and the row committed unless
+     relay.dispatch_waits_for_commit = false: begun = 1; a committed row
+     makes the relay claimed(e, 0), a pending one leaves it idle (the pass
+     found nothing; the row is never marked published, nothing else
+     changes, and no later action sends or removes it: the cleanup that
+     removes it in the prose has no cell).  No published = 0 test: begun
+     = 0 already implies it (begun is set by every claim and cleared only
+     by the crash of a relay working on an unpublished row).  send,
+     send_ack_lost, complete: as for every style but lease_token.
+     crash_relay(r), r not idle: idle, C -= 1, and begun[e] = 0 when the
+     row of r is unpublished (always, in fact, while a relay works on it).
+     dispatch_waits_for_commit is a boolean, default true; false with any
+     other style, inline_dispatch without during_run, with a duration or
+     broker.dedup, with [switches], premature_expiries, failed_commits or
+     bounds.claims, are load errors.
 
 AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
 -----------------------------------------------------------------------------
@@ -690,7 +708,8 @@ F_POS = 30        # cdc: how far the connector has read
 # LANGUAGE.md (constant zeros unless the scenario uses the feature):
 F_DECL = 31       # per group: per declared table: per cell
 F_KEYAGE = 32     # per group: per event, age of the last keyed call let through
-F_BEGUN = 33      # per event: age_sweeper, the dispatch has begun (B8)
+F_BEGUN = 33      # per event: age_sweeper (B8) or inline_dispatch (B9): the
+                  # dispatch (pass) has begun
 F_SCLOCK = 34     # per relay: age_sweeper, units since its send began
 # The partitioned broker (docs/SEMANTICS.md section 16; P1..).  With the bag
 # every one of these is a constant (empty tuples, 0), so a bag scenario has
@@ -814,6 +833,7 @@ class Model:
         self.style = rl.get("style", "lease_token")
         self.per_attempt = rl.get("message_id", "outbox_id") == "per_attempt"
         self.during_run = cfg.get("source", {}).get("commits") == "during_run"
+        self._init_inline_dispatch(cfg, rl)
         self.claim_bound = cfg.get("bounds", {}).get("claims")
         # keys
         self.keys = []
@@ -838,6 +858,36 @@ class Model:
         self._init_broker(cfg)
         self._init_retries(cfg)
         self._init_failures(cfg)
+
+    def _init_inline_dispatch(self, cfg, rl):
+        """docs/SEMANTICS.md section 11, inline_dispatch (B9): the key
+        relay.dispatch_waits_for_commit and the style's refusals."""
+        waits = rl.get("dispatch_waits_for_commit", True)
+        if not isinstance(waits, bool):
+            raise ValueError("relay.dispatch_waits_for_commit: expected a "
+                             "boolean, got %r" % (waits,))
+        self.inline = self.style == "inline_dispatch"
+        self.dispatch_waits = waits
+        if not waits and not self.inline:
+            raise ValueError("relay.dispatch_waits_for_commit: only with "
+                             "relay.style = 'inline_dispatch'")
+        if not self.inline:
+            return
+        if not self.during_run:
+            raise ValueError("relay.style = 'inline_dispatch' needs "
+                             "source.commits = 'during_run'")
+        if "switches" in cfg:
+            raise ValueError("switches: only with relay.style = "
+                             "'lease_token'")
+        if fault_budget(cfg.get("faults", {}), "premature_expiries") != 0:
+            raise ValueError("faults.premature_expiries: only with "
+                             "relay.style = 'lease_token'")
+        if "claims" in cfg.get("bounds", {}):
+            raise ValueError("bounds.claims: only with relay.style = "
+                             "'lease_token'")
+        if fault_budget(cfg.get("faults", {}), "failed_commits") != 0:
+            raise ValueError("faults.failed_commits: only with relay.style "
+                             "= 'row_lock'")
 
     def _init_failures(self, cfg):
         """docs/SEMANTICS.md section 16.2: [faults] handler_failures and a
@@ -1221,6 +1271,9 @@ class Model:
         self.P = u(poll_s) or 0
         self.horizon = u(horizon_s)
         self.sweeper = self.style == "age_sweeper"
+        if self.style == "inline_dispatch" and (raw or self.dedup != "none"):
+            raise ValueError("relay.style = 'inline_dispatch' does not "
+                             "combine with durations or broker.dedup (B9)")
         self.has_clock = (lease_s is not None or poll_s is not None) \
             and not self.sweeper
         if self.sweeper:
@@ -1506,6 +1559,12 @@ class Model:
 
     def _claim_ok_but_bound(self, s, r, e):
         """(enabled, blocked_only_by_bound)"""
+        if self.style == "inline_dispatch":
+            # B9: the dispatch pass has not run; the row committed unless
+            # the pass does not wait for the commit
+            return (s[F_RELAYS][r][0] == R_IDLE and s[F_BEGUN][e] == 0
+                    and (not s[F_PENDING][e] or not self.dispatch_waits)), \
+                False
         if s[F_RELAYS][r][0] != R_IDLE or s[F_PENDING][e]:
             return False, False
         if self.style == "row_lock":
@@ -2275,9 +2334,13 @@ class Model:
                 elif db_up and self._claim_ok_but_bound(s, r, e)[0] and \
                         self.style != "lease_token":
                     n = list(s)
-                    n[F_RELAYS] = self._set(s[F_RELAYS], r, (R_CLAIMED, e + 1, 0))
+                    if not (self.inline and s[F_PENDING][e]):
+                        n[F_RELAYS] = self._set(s[F_RELAYS], r,
+                                                (R_CLAIMED, e + 1, 0))
                     if self.style == "cdc_offset":
                         n[F_POS] = s[F_POS] + 1
+                    if self.inline:                 # B9
+                        n[F_BEGUN] = self._set(s[F_BEGUN], e, 1)
                     out.append(("claim(%s, %s)" % (rname, self.events[e]["name"]),
                                 tuple(n), self._claim_due(s, e)))
                 elif db_up and self._claim_ok_but_bound(s, r, e)[0]:
@@ -2343,6 +2406,9 @@ class Model:
                     n[F_RETRYING] = self._set(s[F_RETRYING], r, 0)
                 if self.style == "cdc_offset":
                     n[F_POS] = s[F_CURSOR]
+                if self.inline and s[F_PUB][ev - 1] == 0:
+                    # B9: the redelivered message runs its pass again
+                    n[F_BEGUN] = self._set(s[F_BEGUN], ev - 1, 0)
                 if self.retries:
                     # section 16.1: the write waiting for its retry is lost
                     # with the relay's process (P17)

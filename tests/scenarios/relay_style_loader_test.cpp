@@ -56,7 +56,7 @@ TEST_CASE("an unknown style, identity or commit time is an error") {
   CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nstyle = \"sweeper\"\n") ==
         "scenarios/x.toml:4:9: relay.style: unknown style 'sweeper'; "
         "styles are lease_token, row_lock, sequence_cursor, cdc_offset, "
-        "age_sweeper");
+        "age_sweeper, inline_dispatch");
   CHECK(ErrorOf("relays = 1\nevents = 1\n[relay]\nmessage_id = 7\n") ==
         "scenarios/x.toml:4:14: relay.message_id: expected a string, got an "
         "integer");
