@@ -1076,21 +1076,12 @@ void OutboxModel::Effect(State& s, const Action& a) const {
       s.group_events[a.group * events + a.event].ready += 1;
       break;
     }
-    case ActionKind::kConsumeRetry: {
-      // A record of the retry topic: delivered as by the bag, no offset.
-      InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
-      inst.event = a.event + 1;
-      s.group_events[a.group * events + a.event].ready -= 1;
-      HandlerStep(s, a.group, a.instance, a.event, 0);
-      inst.phase = StepCount(config_.groups[a.group]) == 1
-                       ? InstancePhase::kHolding
-                       : InstancePhase::kMidway;
-      break;
-    }
+    case ActionKind::kConsumeRetry:
     case ActionKind::kConsume: {
       InstanceCells& inst = s.instances[FirstInstance(a.group) + a.instance];
       inst.event = a.event + 1;
-      if (partitions_ > 0) {
+      // A copy from the bag or from a retry topic carries no offset.
+      if (partitions_ > 0 && a.kind == ActionKind::kConsume) {
         // The next record of the partition, at the owner's position.
         const int p = partition_of_[a.event];
         GroupPartitionCells& c = PartitionCells(s, a.group, p);

@@ -178,6 +178,24 @@ State Rename(const State& s, const std::vector<int>& relay,
   return t;
 }
 
+// Every reachable state of `m`, in breadth-first order; `encodings` gets
+// their encodings.
+std::vector<State> Reachable(const OutboxModel& m, std::set<Bytes>& encodings) {
+  std::vector<State> states;
+  const std::vector<State> initial = m.InitialStates();
+  std::deque<State> work(initial.begin(), initial.end());
+  while (!work.empty()) {
+    State s = work.front();
+    work.pop_front();
+    if (!encodings.insert(Encode(m, s)).second) continue;
+    states.push_back(s);
+    std::vector<std::pair<Action, State>> next;
+    m.Successors(s, next);
+    for (auto& [a, t] : next) work.push_back(t);
+  }
+  return states;
+}
+
 // Every reachable state of `config`, renamed every way: canonical forms
 // and orbit sizes must agree with the brute force.
 void CheckAgainstEveryRenaming(const Config& config) {
@@ -187,20 +205,8 @@ void CheckAgainstEveryRenaming(const Config& config) {
   CHECK(m.SymmetryDescription().starts_with(
       "relays r1 r2 (2!); instances of g1 (2!); events e1 e2 (2!)"));
 
-  // Every reachable state.
   std::set<Bytes> reachable;
-  std::vector<State> states;
-  const std::vector<State> initial = m.InitialStates();
-  std::deque<State> work(initial.begin(), initial.end());
-  while (!work.empty()) {
-    State s = work.front();
-    work.pop_front();
-    if (!reachable.insert(Encode(m, s)).second) continue;
-    states.push_back(s);
-    std::vector<std::pair<Action, State>> next;
-    m.Successors(s, next);
-    for (auto& [a, t] : next) work.push_back(t);
-  }
+  const std::vector<State> states = Reachable(m, reachable);
   REQUIRE(states.size() > 1000);
 
   const std::vector<std::vector<int>> swaps = {{0, 1}, {1, 0}};
@@ -370,18 +376,7 @@ TEST_CASE(
   const OutboxModel m(c);
   CHECK(m.SymmetryDescription() == "relays r1 r2 (2!)");
   std::set<Bytes> reachable;
-  std::vector<State> states;
-  std::deque<State> work;
-  for (const State& s : m.InitialStates()) work.push_back(s);
-  while (!work.empty()) {
-    State s = work.front();
-    work.pop_front();
-    if (!reachable.insert(Encode(m, s)).second) continue;
-    states.push_back(s);
-    std::vector<std::pair<Action, State>> next;
-    m.Successors(s, next);
-    for (auto& [a, t] : next) work.push_back(t);
-  }
+  const std::vector<State> states = Reachable(m, reachable);
   REQUIRE(states.size() > 1000);
   std::set<Bytes> classes;
   std::uint64_t orbit_sum = 0;

@@ -889,21 +889,26 @@ class Model:
             raise ValueError("faults.failed_commits: only with relay.style "
                              "= 'row_lock'")
 
+    def _broker_budget(self, cfg, key):
+        """A budget of the partitioned broker's (sections 16.1 and 16.2):
+        a number 0..15; "any" is refused."""
+        budget = cfg.get("faults", {}).get(key, 0)
+        if budget == ANY:
+            raise ValueError("faults.%s: an \"any\" budget does not combine "
+                             "with broker.delivery = 'partitioned'" % key
+                             if self.partitioned else
+                             "faults.%s: only with broker.delivery = "
+                             "'partitioned'" % key)
+        if isinstance(budget, bool) or not isinstance(budget, int) \
+                or not 0 <= budget <= 15:
+            raise ValueError("faults.%s: expected 0..15, got %r"
+                             % (key, budget))
+        return budget
+
     def _init_failures(self, cfg):
         """docs/SEMANTICS.md section 16.2: [faults] handler_failures and a
         group's on_failure (P19)."""
-        f = cfg.get("faults", {})
-        budget = f.get("handler_failures", 0)
-        if budget == ANY:
-            raise ValueError("faults.handler_failures: an \"any\" budget "
-                             "does not combine with broker.delivery = "
-                             "'partitioned'" if self.partitioned else
-                             "faults.handler_failures: only with "
-                             "broker.delivery = 'partitioned'")
-        if isinstance(budget, bool) or not isinstance(budget, int) \
-                or not 0 <= budget <= 15:
-            raise ValueError("faults.handler_failures: expected 0..15, got "
-                             "%r" % (budget,))
+        budget = self._broker_budget(cfg, "handler_failures")
         if budget != 0 and not self.partitioned:
             raise ValueError("faults.handler_failures: only with "
                              "broker.delivery = 'partitioned'")
@@ -926,18 +931,7 @@ class Model:
         idempotent_producer, [faults] send_failures; partitioned broker
         only (P13..P18)."""
         rl = cfg.get("relay", {})
-        f = cfg.get("faults", {})
-        budget = f.get("send_failures", 0)
-        if budget == ANY:
-            raise ValueError("faults.send_failures: an \"any\" budget does "
-                             "not combine with broker.delivery = "
-                             "'partitioned'" if self.partitioned else
-                             "faults.send_failures: only with "
-                             "broker.delivery = 'partitioned'")
-        if isinstance(budget, bool) or not isinstance(budget, int) \
-                or not 0 <= budget <= 15:
-            raise ValueError("faults.send_failures: expected 0..15, got %r"
-                             % (budget,))
+        budget = self._broker_budget(cfg, "send_failures")
         if not self.partitioned:
             # P14: refused with the bag unless they say the default, as
             # section 16 refuses its keys.
