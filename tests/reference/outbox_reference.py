@@ -761,6 +761,16 @@ def parse_duration(text, where):
                for n, u in zip(m.groups(), "dhms") if n is not None)
 
 
+def refuse_unless_default(table, prefix, defaults):
+    """The partitioned broker's keys on a bag: each (key, default) of
+    `defaults` that `table` sets to another value is refused (P2, P14)."""
+    for key, default in defaults:
+        if key in table and (table[key] != default
+                             or type(table[key]) is not type(default)):
+            raise ValueError("%s.%s: only with broker.delivery = "
+                             "'partitioned'" % (prefix, key))
+
+
 def fault_budget(faults, key):
     """A fault budget of [faults]: a whole number, or "any" (U1), carried
     in the state as 1."""
@@ -935,12 +945,8 @@ class Model:
         if not self.partitioned:
             # P14: refused with the bag unless they say the default, as
             # section 16 refuses its keys.
-            for key, default in (("max_in_flight", 1),
-                                 ("idempotent_producer", False)):
-                if key in rl and (rl[key] != default
-                                  or type(rl[key]) is not type(default)):
-                    raise ValueError("relay.%s: only with broker.delivery "
-                                     "= 'partitioned'" % key)
+            refuse_unless_default(rl, "relay", (("max_in_flight", 1),
+                                                ("idempotent_producer", False)))
             if budget != 0:
                 raise ValueError("faults.send_failures: only with "
                                  "broker.delivery = 'partitioned'")
@@ -1003,12 +1009,8 @@ class Model:
         if not self.partitioned:
             # P2: every partitioned-only key is refused with the bag,
             # unless it says the default.
-            for key, default in (("partitions", 1),
-                                 ("commit_fencing", True)):
-                if key in br and (br[key] != default
-                                  or type(br[key]) is not type(default)):
-                    raise ValueError("broker.%s: only with broker.delivery "
-                                     "= 'partitioned'" % key)
+            refuse_unless_default(br, "broker", (("partitions", 1),
+                                                 ("commit_fencing", True)))
             for k, g in enumerate(cfg_groups):
                 if g.get("commit", "after") != "after":
                     raise ValueError("groups[%d].commit: only with "
