@@ -2439,17 +2439,7 @@ class Model:
                         continue
                     for e in range(E):
                         if s[F_READY][g][e] > 0:
-                            n = list(s)
-                            n[F_READY] = self._set2(s[F_READY], g, e,
-                                                    s[F_READY][g][e] - 1)
-                            if two:
-                                p = self._first_of_two(n, g, e)
-                                self._set_inst(n, g, i, (I_MIDWAY, e + 1, p))
-                            else:
-                                self._step(n, g, e, True)
-                                self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
-                            self._observe_step(n, s, g, e)
-                            self._inserted(n, s, g, e)
+                            n = self._deliver_copy(s, g, i, e, two, False)
                             out.append(("consume(%s, %s)" % (
                                 lbl, self.events[e]["name"]), tuple(n), True))
                     continue
@@ -2636,20 +2626,27 @@ class Model:
             for e in range(self.nE):
                 if s[F_READY][g][e] == 0:
                     continue
-                n = list(s)
-                n[F_READY] = self._set2(s[F_READY], g, e,
-                                        s[F_READY][g][e] - 1)
-                n[F_PINST] = self._set2(s[F_PINST], g, i, RETRY_TOPIC_RECORD)
-                if grp["two"]:
-                    m = self._first_of_two(n, g, e)
-                    self._set_inst(n, g, i, (I_MIDWAY, e + 1, m))
-                else:
-                    self._step(n, g, e, True)
-                    self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
-                self._observe_step(n, s, g, e)
-                self._inserted(n, s, g, e)
+                n = self._deliver_copy(s, g, i, e, grp["two"], True)
                 out.append(("consume_retry(%s, %s)" % (
                     lbl, self.events[e]["name"]), tuple(n), True))
+
+    def _deliver_copy(self, s, g, i, e, two, retry_topic):
+        """The successor of s where instance (g, i) takes a copy of e from
+        ready[g][e] (the bag, or a retry topic: no partition, P21) and runs
+        its handler's first step."""
+        n = list(s)
+        n[F_READY] = self._set2(s[F_READY], g, e, s[F_READY][g][e] - 1)
+        if retry_topic:
+            n[F_PINST] = self._set2(s[F_PINST], g, i, RETRY_TOPIC_RECORD)
+        if two:
+            m = self._first_of_two(n, g, e)
+            self._set_inst(n, g, i, (I_MIDWAY, e + 1, m))
+        else:
+            self._step(n, g, e, True)
+            self._set_inst(n, g, i, (I_HOLDING, e + 1, 0))
+        self._observe_step(n, s, g, e)
+        self._inserted(n, s, g, e)
+        return n
 
     # --- producer retries (docs/SEMANTICS.md section 16.1) -------------
     def _write_waits(self, s, r, e):
