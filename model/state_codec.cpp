@@ -74,6 +74,64 @@ enum class Field : std::uint8_t {
   kRetry,    // a relay's write waiting for its retry: 0 or event + 1
 };
 
+// VisitFields' cells of the partitioned broker (`capacity`: records each
+// partition can hold; empty for the bag) and of applied_in_key_order
+// (`key_order`), in packing order. Symmetry swaps only relays with a
+// partitioned broker (model/symmetry.cpp), so `m` moves relays; records
+// name events and follow it anyway.
+template <class S, class F>
+[[gnu::noinline]] void VisitBrokerFields(S& s, int groups,
+                                         const int* instance_group,
+                                         const Renaming& m,
+                                         const std::vector<int>& capacity,
+                                         bool key_order, F& f) {
+  const int partitions = static_cast<int>(capacity.size());
+  if (partitions > 0) {
+    ForEachBudget(BudgetFamily::kBroker, [&](const FaultBudget& budget) {
+      f(s.budgets.*budget.left, Field::kBrokerBudget, -1);
+    });
+    for (int p = 0; p < partitions; ++p) {
+      f(s.lengths[p], Field::kLength, -1);
+      for (int j = 0; j < capacity[static_cast<std::size_t>(p)]; ++j) {
+        f(s.records[p * kMaxRecords + j], Field::kEventRef, -1);
+      }
+    }
+    for (int g = 0; g < groups; ++g) {
+      for (int p = 0; p < partitions; ++p) {
+        auto& c = s.partitions[g * partitions + p];
+        f(c.owner, Field::kOwner, g);
+        f(c.epoch, Field::kEpoch, g);
+        f(c.committed, Field::kOffsetInLog, g);
+        f(c.position, Field::kOffsetInLog, g);
+        f(c.done, Field::kDone, g);
+        f(c.stale_commit, Field::kStaleCommit, g);
+      }
+    }
+    for (std::size_t r = 0; r < s.relays.size(); ++r) {
+      f(s.relays[m.relay_from[r]].retry, Field::kRetry, -1);
+    }
+    for (std::size_t i = 0; i < s.instances.size(); ++i) {
+      auto& inst = s.instances[m.instance_from[i]];
+      f(inst.partition, Field::kPartitionRef, instance_group[i]);
+      f(inst.offset, Field::kRecordOffset, instance_group[i]);
+      f(inst.epoch, Field::kEpoch, instance_group[i]);
+      f(inst.fetched, Field::kFetched, instance_group[i]);
+    }
+  }
+  // applied_in_key_order's cells, on either broker.
+  if (key_order) {
+    const std::size_t keys =
+        groups == 0 ? 0
+                    : s.group_keys.size() / static_cast<std::size_t>(groups);
+    for (int g = 0; g < groups; ++g) {
+      for (std::size_t k = 0; k < keys; ++k) {
+        f(s.group_keys[static_cast<std::size_t>(g) * keys + k].applied,
+          Field::kApplied, g);
+      }
+    }
+  }
+}
+
 // Calls `f(field, what, group)` for every field of `s` renamed by `m`, in
 // packing order: the cells at each new index are read from their old index
 // (references inside them are left to `f`, which knows `what` they are).
@@ -172,52 +230,11 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     f(s.log.offset, Field::kOffset, -1);
     f(s.log.position, Field::kReadPosition, -1);
   }
-  // The partitioned broker's cells (`capacity`: records each partition
-  // can hold), which a bag has none of. Symmetry is off with partitions
-  // (model/symmetry.cpp), so only the identity renaming reaches here;
-  // records name events and follow it anyway.
-  const int partitions = static_cast<int>(capacity.size());
-  if (partitions > 0) {
-    budgets(BudgetFamily::kBroker, Field::kBrokerBudget);
-    for (int p = 0; p < partitions; ++p) {
-      f(s.lengths[p], Field::kLength, -1);
-      for (int j = 0; j < capacity[static_cast<std::size_t>(p)]; ++j) {
-        f(s.records[p * kMaxRecords + j], Field::kEventRef, -1);
-      }
-    }
-    for (int g = 0; g < groups; ++g) {
-      for (int p = 0; p < partitions; ++p) {
-        auto& c = s.partitions[g * partitions + p];
-        f(c.owner, Field::kOwner, g);
-        f(c.epoch, Field::kEpoch, g);
-        f(c.committed, Field::kOffsetInLog, g);
-        f(c.position, Field::kOffsetInLog, g);
-        f(c.done, Field::kDone, g);
-        f(c.stale_commit, Field::kStaleCommit, g);
-      }
-    }
-    for (std::size_t r = 0; r < s.relays.size(); ++r) {
-      f(s.relays[m.relay_from[r]].retry, Field::kRetry, -1);
-    }
-    for (std::size_t i = 0; i < s.instances.size(); ++i) {
-      auto& inst = s.instances[m.instance_from[i]];
-      f(inst.partition, Field::kPartitionRef, instance_group[i]);
-      f(inst.offset, Field::kRecordOffset, instance_group[i]);
-      f(inst.epoch, Field::kEpoch, instance_group[i]);
-      f(inst.fetched, Field::kFetched, instance_group[i]);
-    }
-  }
-  // applied_in_key_order's cells, on either broker.
-  if (key_order) {
-    const std::size_t keys =
-        groups == 0 ? 0
-                    : s.group_keys.size() / static_cast<std::size_t>(groups);
-    for (int g = 0; g < groups; ++g) {
-      for (std::size_t k = 0; k < keys; ++k) {
-        f(s.group_keys[static_cast<std::size_t>(g) * keys + k].applied,
-          Field::kApplied, g);
-      }
-    }
+  // The partitioned broker's cells, and applied_in_key_order's: a bag
+  // without that invariant has none, and its walk stays as short as it
+  // was (the rare branch is a function of its own, not inlined here).
+  if (!capacity.empty() || key_order) {
+    VisitBrokerFields(s, groups, instance_group, m, capacity, key_order, f);
   }
   if (!time) return;
   budgets(BudgetFamily::kTime, Field::kTimeBudget);
