@@ -2602,11 +2602,10 @@ class Model:
                 continue
             lbl = "%s, %d" % (grp["name"], i + 1)
             for e in range(self.nE) if s[F_HFAIL] > 0 else ():
+                if not self._reads_next(s, g, i, e):
+                    continue
                 p = self.part[e]
                 owner, epoch, committed, pos = s[F_PGRP][g][p]
-                log = s[F_LOG][p]
-                if owner != i or pos >= len(log) or log[pos] != e:
-                    continue
                 n = list(s)
                 n[F_HFAIL] = s[F_HFAIL] - 1
                 if topic:
@@ -2629,6 +2628,14 @@ class Model:
                 n = self._deliver_copy(s, g, i, e, grp["two"], True)
                 out.append(("consume_retry(%s, %s)" % (
                     lbl, self.events[e]["name"]), tuple(n), True))
+
+    def _reads_next(self, s, g, i, e):
+        """Instance (g, i) owns e's partition, and the record at its fetch
+        position is e (the guard of consume and consume_fails)."""
+        p = self.part[e]
+        owner, _epoch, _committed, pos = s[F_PGRP][g][p]
+        log = s[F_LOG][p]
+        return owner == i and pos < len(log) and log[pos] == e
 
     def _deliver_copy(self, s, g, i, e, two, retry_topic):
         """The successor of s where instance (g, i) takes a copy of e from
@@ -2735,11 +2742,10 @@ class Model:
             lbl = "%s, %d" % (grp["name"], i + 1)
             if ph == I_IDLE:
                 for e in range(self.nE):
+                    if not self._reads_next(s, g, i, e):
+                        continue
                     p = self.part[e]
                     owner, epoch, committed, pos = s[F_PGRP][g][p]
-                    log = s[F_LOG][p]
-                    if owner != i or pos >= len(log) or log[pos] != e:
-                        continue
                     n = list(s)
                     n[F_PGRP] = self._set2(s[F_PGRP], g, p,
                                            (owner, epoch, committed, pos + 1))
