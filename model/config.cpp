@@ -168,10 +168,37 @@ Status CheckRelayStyle(const Config& config) {
       }
     }
   }
+  if (config.gaps_wait && config.relay_style != RelayStyle::kSequenceCursor) {
+    return Status::Error(
+        fmt::format("relay.gaps: relay.style '{}' reads no cursor; only "
+                    "'sequence_cursor' waits at gaps",
+                    name));
+  }
+  if (config.gap_timeout && !config.gaps_wait) {
+    return Status::Error(
+        "relay.gap_timeout: needs relay.gaps = \"wait\" (a cursor that "
+        "passes over gaps has none to time out)");
+  }
+  if (config.commit_within && !config.gaps_wait) {
+    return Status::Error(
+        "source.commit_within: only the gap-waiting cursor "
+        "(relay.style = \"sequence_cursor\", relay.gaps = \"wait\") is "
+        "timed with source commits so far");
+  }
+  if (config.gaps_wait && !config.commits_during_run) {
+    return Status::Error(
+        "relay.gaps: with every row committed before the run no gap ever "
+        "opens; set source.commits = \"during_run\"");
+  }
   // The other relay styles' features are untimed: their actions have no
   // place in the urgency of model/TIME.md yet, so the two do not combine.
-  // age_sweeper is the style that needs the clock.
-  if (std::string why; !UntimedStylesOnly(config, &why)) {
+  // age_sweeper is the style that needs the clock, and the gap-waiting
+  // cursor takes its own two durations.
+  if (config.gaps_wait && Timed(config)) {
+    if (std::optional<std::string> conflict = GapCursorTimeConflict(config)) {
+      return Status::Error(*conflict);
+    }
+  } else if (std::string why; !UntimedStylesOnly(config, &why)) {
     if (std::optional<std::string> feature = TimeFeatureUsed(config)) {
       return Status::Error(fmt::format(
           "{}: {}, which does not combine with {} (model/TIME.md) yet; use "

@@ -354,6 +354,13 @@ struct Config {
   // takes (unset: a send returns at the instant it begins).
   std::optional<Seconds> min_age{};
   std::optional<Seconds> send_time{};
+  // sequence_cursor only (docs/SEMANTICS.md section 11, "Gaps"): the cursor
+  // stops at a pending id above it instead of reading past it; with
+  // `gap_timeout`, only until the gap is that old. `commit_within` bounds a
+  // source transaction's length (model/TIME.md, "The gap-waiting cursor").
+  bool gaps_wait = false;
+  std::optional<Seconds> gap_timeout{};
+  std::optional<Seconds> commit_within{};
   // The partitioned broker's producer (docs/SEMANTICS.md section 16.1):
   // writes a relay may have outstanding, and whether the broker refuses
   // a producer's write out of sequence.

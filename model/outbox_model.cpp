@@ -119,9 +119,15 @@ int OutboxModel::NextRow(const State& s) const {
   switch (config_.relay_style) {
     case RelayStyle::kSequenceCursor:
       // WHERE id > last_seen ORDER BY id LIMIT 1: pending rows are
-      // invisible, so a lower id that commits later is passed over.
+      // invisible, so a lower id that commits later is passed over; a
+      // cursor that waits at gaps passes over only those timed out.
       for (int e = s.log.offset; e < events; ++e) {
-        if (s.events[e].pending == 0) return e;
+        const EventCells& row = s.events[e];
+        if (row.pending == 0) return e;
+        if (config_.gaps_wait &&
+            (timing_.gap_timeout == 0 || row.clock < timing_.gap_timeout)) {
+          return -1;
+        }
       }
       return -1;
     case RelayStyle::kCdcOffset:
@@ -718,6 +724,10 @@ bool OutboxModel::Due(const State& s, const Action& a) const {
                s.events[a.event].clock >= timing_.sweep_due;
       }
       return s.events[a.event].clock >= timing_.poll;
+    case ActionKind::kSourceCommit:
+      // A transaction commits any time within its longest length.
+      return timing_.commit_within > 0 &&
+             s.events[a.event].clock >= timing_.commit_within;
     case ActionKind::kSend:
       // A send returns any time within the longest send time.
       return !timing_.sweeper || s.relays[a.relay].clock >= timing_.send_time;
@@ -746,6 +756,15 @@ bool OutboxModel::Waiting(const State& s) const {
     }
     for (const RelayCells& r : s.relays) {
       if (r.phase == RelayPhase::kClaimed && r.clock < timing_.send_time) {
+        return true;
+      }
+    }
+  }
+  if (timing_.gap_clock) {
+    for (const EventCells& row : s.events) {
+      if (row.pending == 0) continue;
+      if (row.clock < timing_.gap_timeout ||
+          row.clock < timing_.commit_within) {
         return true;
       }
     }
@@ -792,6 +811,7 @@ void OutboxModel::Tick(State& s) const {
       }
     }
     if (timing_.sweeper && !row.published) age(row.clock, timing_.sweep_due);
+    if (timing_.gap_clock && row.pending) age(row.clock, timing_.gap_clock_cap);
     if (timing_.window > 0 && row.offered > 0) age(row.window, timing_.window);
   }
   if (timing_.sweeper) {
@@ -1203,6 +1223,7 @@ void OutboxModel::Effect(State& s, const Action& a) const {
     case ActionKind::kSourceCommit: {
       EventCells& row = s.events[a.event];
       row.pending = 0;
+      row.clock = 0;  // the gap-waiting cursor's row age: the gap is filled
       if (StyleOf(config_).commit_log) {
         // The commit appends the row to the log, after every earlier
         // commit.
@@ -1687,10 +1708,29 @@ std::optional<std::string> OutboxModel::WhyDisabled(const State& s,
           next < 0 ? std::string("no row is")
                    : fmt::format("{} is", config_.events[next].name);
       if (config_.relay_style == RelayStyle::kSequenceCursor) {
+        std::string gap;
+        for (int e = s.log.offset; next < 0 && config_.gaps_wait &&
+                                   e < static_cast<int>(config_.events.size());
+             ++e) {
+          const EventCells& row = s.events[e];
+          if (row.pending == 0 ||
+              (timing_.gap_timeout > 0 && row.clock >= timing_.gap_timeout)) {
+            continue;
+          }
+          gap =
+              fmt::format(": the cursor waits at the gap of {}, still pending",
+                          config_.events[e].name);
+          if (timing_.gap_timeout > 0) {
+            gap += fmt::format(" ({} old; given up at {})",
+                               FormatDuration(row.clock * timing_.unit),
+                               FormatDuration(*config_.gap_timeout));
+          }
+          break;
+        }
         return fmt::format(
             "event {} is not the next row above the cursor (last_seen {}); {} "
-            "next",
-            event_name, s.log.offset, next_text);
+            "next{}",
+            event_name, s.log.offset, next_text, gap);
       }
       return fmt::format(
           "event {} is not the next entry of the commit log (read up to {}); "

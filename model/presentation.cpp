@@ -405,6 +405,16 @@ std::string RelayStyleClauses(const Config& config) {
                         FormatDuration(config.min_age.value_or(0)),
                         FormatDuration(config.send_time.value_or(0)));
   }
+  if (config.gaps_wait) {
+    text += config.gap_timeout
+                ? fmt::format(" (waits at a gap up to {})",
+                              FormatDuration(*config.gap_timeout))
+                : std::string(" (waits at every gap)");
+    if (config.commit_within) {
+      text += fmt::format("; transactions of at most {}",
+                          FormatDuration(*config.commit_within));
+    }
+  }
   // A budget that comes with the style qualifies it; one of its own is a
   // clause apart.
   ForEachBudget(BudgetFamily::kStyle, [&](const FaultBudget& budget) {
@@ -424,6 +434,11 @@ std::vector<RelaySetting> RelayStyleSettings(const Config& config) {
   if (StyleOf(config).sweeper) {
     return {{"min_age", duration(config.min_age)},
             {"send_time", duration(config.send_time)}};
+  }
+  if (config.gaps_wait) {
+    return {{"gaps", std::optional<std::string>("wait")},
+            {"gap_timeout", duration(config.gap_timeout)},
+            {"commit_within", duration(config.commit_within)}};
   }
   return {};
 }

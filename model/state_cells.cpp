@@ -63,6 +63,13 @@ std::vector<Cell> Cells(const OutboxModel& model, const State& s) {
           row.published ? std::string("-") : duration(row.clock));
     }
   }
+  if (timing.gap_clock) {
+    // A pending row's age: how long its gap has been open.
+    for (std::size_t e = 0; e < events; ++e) {
+      add(fmt::format("outbox[{}].gap_age", config.events[e].name),
+          s.events[e].pending ? duration(s.events[e].clock) : std::string("-"));
+    }
+  }
   if (config.relay_style == RelayStyle::kInlineDispatch) {
     for (std::size_t e = 0; e < events; ++e) {
       add(fmt::format("outbox[{}].delivery_pass", config.events[e].name),

@@ -312,6 +312,7 @@ struct Bounds {
         return NextPool(BudgetFamily::kTime, time_budget);
       case Field::kLeaseClock:
         if (timing.sweeper) return timing.Cap(timing.sweep_due);
+        if (timing.gap_clock) return timing.Cap(timing.gap_clock_cap);
         return timing.has_lease_clock ? timing.lease_clock_cap : 0;
       case Field::kWindowAge:
         return timing.Cap(timing.window);

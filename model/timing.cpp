@@ -40,6 +40,8 @@ std::vector<std::pair<std::string, Seconds>> Durations(const Config& c) {
   }
   add("relay.min_age", c.min_age);
   add("relay.send_time", c.send_time);
+  add("relay.gap_timeout", c.gap_timeout);
+  add("source.commit_within", c.commit_within);
   return out;
 }
 
@@ -99,6 +101,39 @@ std::optional<std::string> TimeFeatureUsed(const Config& config) {
                        Durations(config).front().first);
   }
   if (config.broker.dedup != Dedup::kNone) return "broker deduplication";
+  return std::nullopt;
+}
+
+std::optional<std::string> GapCursorTimeConflict(const Config& c) {
+  constexpr std::string_view kTakes =
+      "the gap-waiting cursor takes relay.gap_timeout, source.commit_within, "
+      "time.horizon and time.clocks";
+  for (const auto& [field, d] : Durations(c)) {
+    if (field != "relay.gap_timeout" && field != "source.commit_within" &&
+        field != "time.horizon") {
+      return fmt::format("{}: {}, and no other duration yet", field, kTakes);
+    }
+  }
+  if (c.broker.dedup != Dedup::kNone) {
+    return fmt::format("broker.dedup: {}, and no broker deduplication yet",
+                       kTakes);
+  }
+  if (c.message_id != MessageIdentity::kOutboxId) {
+    return fmt::format(
+        "relay.message_id: {}; per-attempt ids do not combine with "
+        "durations yet",
+        kTakes);
+  }
+  if (c.budgets.lost_broker_writes != 0) {
+    return fmt::format(
+        "faults.lost_broker_writes: {}; lost broker writes do not combine "
+        "with durations yet",
+        kTakes);
+  }
+  if (c.broker.delivery != Delivery::kBag) {
+    return fmt::format(
+        "broker.delivery: {}; a partitioned broker has no clock yet", kTakes);
+  }
   return std::nullopt;
 }
 
@@ -215,6 +250,10 @@ Timing ComputeTiming(const Config& c) {
   t.min_age = Units(c.min_age, t.unit);
   t.send_time = Units(c.send_time, t.unit);
   t.sweep_due = t.sweeper ? t.min_age + t.poll : 0;
+  t.gap_clock = c.gaps_wait;
+  t.gap_timeout = Units(c.gap_timeout, t.unit);
+  t.commit_within = Units(c.commit_within, t.unit);
+  t.gap_clock_cap = std::max(t.gap_timeout, t.commit_within);
   t.lease_clock_cap = t.Cap(std::max(t.lease, t.poll));
   t.tracks_now = c.time.horizon.has_value();
   for (const Group& group : c.groups) {
@@ -271,6 +310,14 @@ std::vector<std::string> TimingAssumptions(const Config& c) {
             "crash between the send and the mark leads to a second send",
             "the sweeper can send a row again while its first send is in "
             "flight: duplicate send");
+  }
+  if (c.gaps_wait && c.gap_timeout && c.commit_within) {
+    compare("longest transaction", *c.commit_within, "gap timeout",
+            *c.gap_timeout,
+            "every gap fills before it times out; the cursor passes no "
+            "committed row",
+            "a row can commit after its gap timed out, below the cursor: "
+            "never read");
   }
   if (c.broker.window && resend) {
     compare("broker dedup window", *c.broker.window, resend_text, *resend,

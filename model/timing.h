@@ -68,6 +68,12 @@ struct Timing {
   int min_age = 0;    // M
   int send_time = 0;  // S; 0: a send returns at the instant it begins
   int sweep_due = 0;  // M + P: a sweep is due; the row age's cap
+  // The gap-waiting cursor (relay.gaps = "wait", timed): a pending row's
+  // age (EventCells::clock), compared with G and Tx.
+  bool gap_clock = false;
+  int gap_timeout = 0;    // G; 0: gaps never time out
+  int commit_within = 0;  // Tx; 0: a transaction may stay open for ever
+  int gap_clock_cap = 0;  // max(G, Tx)
 
   int Cap(int capped) const { return plain ? horizon : capped; }
 };
@@ -84,6 +90,13 @@ Status ValidateTiming(const Config& config);
 // sections 1 to 7 (the Promela export, the PostgreSQL conformance run);
 // nullopt if nothing.
 std::optional<std::string> TimeFeatureUsed(const Config& config);
+
+// Why a timed scenario with the gap-waiting cursor (relay.gaps = "wait")
+// cannot be checked, in scenario-file terms ("time.poll: ..."); nullopt if
+// it can. The cursor's clock (model/TIME.md, "The gap-waiting cursor")
+// takes relay.gap_timeout, source.commit_within and the horizon, and none
+// of the other durations or untimed style features yet.
+std::optional<std::string> GapCursorTimeConflict(const Config& config);
 
 // The comparisons between durations a timed verdict rests on, one line
 // each, e.g. "inbox retention of billing 1d < dead-letter redrive 3d". Empty

@@ -42,8 +42,11 @@ constexpr std::string_view kRelayKeys[] = {"style",
                                            "idempotent_producer",
                                            "dispatch_waits_for_commit",
                                            "min_age",
-                                           "send_time"};
-constexpr std::string_view kSourceKeys[] = {"commits"};
+                                           "send_time",
+                                           "gaps",
+                                           "gap_timeout"};
+constexpr std::string_view kGapRules[] = {"pass_over", "wait"};
+constexpr std::string_view kSourceKeys[] = {"commits", "commit_within"};
 constexpr std::string_view kCommitTimes[] = {"before_run", "during_run"};
 constexpr std::string_view kExpressionKeys[] = {"name", "kind", "groups",
                                                 "holds", "check"};
@@ -707,7 +710,12 @@ class Reader {
       s = OptionalBoolean(t, "relay", "dispatch_waits_for_commit",
                           out_.config.dispatch_waits_for_commit);
     }
-    return s;
+    if (!s.ok()) return s;
+    Result<std::string> gaps =
+        OneOf(t, "relay", "gaps", "gap rule", "gap rules", kGapRules);
+    if (!gaps.ok()) return gaps.status();
+    out_.config.gaps_wait = gaps.value() == "wait";
+    return OptionalDuration(t, "relay", "gap_timeout", out_.config.gap_timeout);
   }
 
   Status ReadSource(const toml::table& root) {
@@ -720,7 +728,8 @@ class Reader {
                                         "commit times", kCommitTimes);
     if (!commits.ok()) return commits.status();
     out_.config.commits_during_run = commits.value() == "during_run";
-    return Status::Ok();
+    return OptionalDuration(t, "source", "commit_within",
+                            out_.config.commit_within);
   }
 
   // `strategy = { file = "PATH" }`: a declared strategy, PATH relative to

@@ -110,6 +110,11 @@ void WriteConfig(const Config& config, std::string& out) {
       out += fmt::format("dispatch_waits_for_commit = {}\n",
                          Bool(config.dispatch_waits_for_commit));
     }
+    if (config.gaps_wait) out += "gaps = \"wait\"\n";
+    if (config.gap_timeout) {
+      out += fmt::format("gap_timeout = {}\n",
+                         QuoteToml(FormatDuration(*config.gap_timeout)));
+    }
   }
   if (config.max_in_flight != 1 || config.idempotent_producer) {
     // The partitioned broker's producer (a [relay] table of its own when
@@ -123,6 +128,10 @@ void WriteConfig(const Config& config, std::string& out) {
   }
   if (config.commits_during_run) {
     out += "\n[source]\ncommits = \"during_run\"\n";
+    if (config.commit_within) {
+      out += fmt::format("commit_within = {}\n",
+                         QuoteToml(FormatDuration(*config.commit_within)));
+    }
   }
   if (StyleOf(config).lease_and_token) {
     out += fmt::format("\n[switches]\nlease = {}\nfencing = {}\n",

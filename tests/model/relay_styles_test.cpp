@@ -90,6 +90,41 @@ TEST_CASE("sequence_cursor: a row committed below the cursor is skipped") {
   CHECK(next.empty());  // at rest, with e1 never offered
 }
 
+TEST_CASE(
+    "sequence_cursor: a cursor that waits at a gap reads past it only once "
+    "the gap timed out") {
+  Config c = Styled(RelayStyle::kSequenceCursor, 1, 2);
+  c.commits_during_run = true;
+  c.gaps_wait = true;
+  c.gap_timeout = 10;    // 1 unit
+  c.commit_within = 20;  // 2 units
+  OutboxModel m(c);
+  State s = Run(m, {"source_commit(e2)"});
+  CHECK(Why(m, s, "claim(r1, e2)") ==
+        "event e2 is not the next row above the cursor (last_seen 0); no row "
+        "is next: the cursor waits at the gap of e1, still pending (0s old; "
+        "given up at 10s)");
+  CHECK(Why(m, s, "tick").empty());  // nothing is due: time may pass
+  s = Run(m, {"source_commit(e2)", "tick"});
+  CHECK(s.events[0].clock == 1);
+  CHECK(Why(m, s, "claim(r1, e2)").empty());
+  CHECK_FALSE(Why(m, s, "tick").empty());  // the read past the gap is due
+  // The commit is due at 20s: e1's transaction may not outlast it.
+  s = Run(m, {"source_commit(e2)", "tick", "claim(r1, e2)", "send(r1)",
+              "complete(r1)", "tick"});
+  CHECK(s.events[0].clock == 2);
+  CHECK(Why(m, s, "tick") ==
+        "an action is due now (actions that are not faults happen before time "
+        "passes)");
+  s = Run(m, {"source_commit(e2)", "tick", "claim(r1, e2)", "send(r1)",
+              "complete(r1)", "tick", "source_commit(e1)"});
+  CHECK(s.events[0].clock == 0);
+  CHECK(s.log.offset == 2);  // e1 lies below the cursor for good
+  std::vector<std::pair<Action, State>> next;
+  m.Successors(s, next);
+  CHECK(next.empty());
+}
+
 TEST_CASE("sequence_cursor: rows committed in id order are all relayed") {
   Config c = Styled(RelayStyle::kSequenceCursor, 1, 2);
   OutboxModel m(c);

@@ -29,6 +29,13 @@ Usage: check_pinned.py [OPTION] SCENARIO_DIR
                          section 16) replaced by its expression,
                          SCENARIO_DIR/invariants/NAME.toml
   --declared             both; the same pinned numbers are expected
+  --show                 also print the reference's own results for each
+                         file (states, transitions, terminal states,
+                         verdict, violated invariants, the shortest
+                         violation's length and its trace): the numbers to
+                         pin in a file without [expect]
+  SCENARIO_DIR may also be one scenario file.  A file the reference
+  refuses to load counts as failed, with the reason.
   A SCENARIO_DIR without strategies/ (invariants/) takes the repository's
   scenarios/strategies/ (scenarios/invariants/), as tests/reference/
   partitioned/ does.
@@ -45,12 +52,49 @@ def as_list(value):
     return [value] if isinstance(value, str) else list(value or [])
 
 
-def check(path, declared_builtins=None, declared_invariants=None):
+def show(path, got):
+    """The reference's own results for one file (--show)."""
+    print("== %s" % path)
+    if got.get("mode") == "order":
+        print("  pinned order: %d steps, last state terminal: %s, "
+              "not enabled: %s" % (got["steps"], got["final_terminal"],
+                                   got["not_enabled"]))
+    else:
+        print("  states %d, transitions %d, terminal %d, bounded dead ends "
+              "%d, depth %d" % (got["states"], got["transitions"],
+                                got["terminal"], got["bounded_dead_ends"],
+                                got["depth"]))
+    broken = {n: v for n, v in got["violations"].items()
+              if v not in ("holds", "inconclusive")}
+    for name, v in got["violations"].items():
+        print("  %-28s %s" % (name, v))
+    print("  verdict: %s" % ("violated" if broken else "holds"))
+    if broken:
+        shortest = min(broken.values())
+        print("  violated: %s" % sorted(broken))
+        print("  shortest violation: %d" % shortest)
+        traces = got.get("traces", {})
+        for name in sorted(broken, key=lambda n: (broken[n], n)):
+            if name in traces:
+                print("  trace (%s): %s" % (name, ", ".join(traces[name])))
+            loop = got.get("loops", {}).get(name)
+            if loop:
+                print("  loop (%s): %s" % (name, ", ".join(loop)))
+
+
+def check(path, declared_builtins=None, declared_invariants=None,
+          verbose=False):
     with open(path, "rb") as fh:
         cfg = tomllib.load(fh)
     expect, check = cfg.get("expect", {}), cfg.get("check", {})
-    got = outbox_reference.run_file(str(path), declared_builtins,
-                                    declared_invariants, liveness="always")
+    try:
+        got = outbox_reference.run_file(str(path), declared_builtins,
+                                        declared_invariants,
+                                        liveness="always")
+    except ValueError as exc:
+        return ["the reference refuses it: %s" % exc]
+    if verbose:
+        show(path, got)
     problems = []
     if declared_builtins or declared_invariants:
         # Beyond the pinned numbers: everything the native run reports
@@ -110,7 +154,7 @@ def main(argv):
     flags = {a for a in argv if a.startswith("--")}
     argv = [a for a in argv if not a.startswith("--")]
     unknown = flags - {"--declared", "--declared-strategies",
-                       "--declared-invariants"}
+                       "--declared-invariants", "--show"}
     if unknown:
         print("unknown option %s" % ", ".join(sorted(unknown)),
               file=sys.stderr)
@@ -124,9 +168,13 @@ def main(argv):
     # Benchmarks and simulation targets are far too large for the
     # reference model. strategies/ holds strategy files, invariants/
     # invariant definitions, not scenarios.
-    files = sorted(f for f in root.rglob("*.toml")
-                   if f.parent.name not in ("bench", "simulation", "strategies",
-                                            "invariants"))
+    if root.is_file():
+        files = [root]
+        root = root.parent
+    else:
+        files = sorted(f for f in root.rglob("*.toml")
+                       if f.parent.name not in ("bench", "simulation",
+                                                "strategies", "invariants"))
     builtins = definitions_dir(root, "strategies") if strategies else None
     definitions = definitions_dir(root, "invariants") if invariants \
         else None
@@ -136,7 +184,8 @@ def main(argv):
         print("built-in invariants replaced by %s/NAME.toml" % definitions)
     failed = 0
     for path in files:
-        problems = check(path, builtins, definitions)
+        problems = check(path, builtins, definitions,
+                         verbose="--show" in flags)
         failed += bool(problems)
         for p in problems:
             print("%s: %s" % (path, p))

@@ -146,6 +146,29 @@ scenarios/FORMAT.md and docs/RELAY_STYLES.md:
      other style, inline_dispatch without during_run, with a duration or
      broker.dedup, with [switches], premature_expiries, failed_commits or
      bounds.claims, are load errors.
+B10. sequence_cursor with [relay] gaps = "wait" (docs/SEMANTICS.md
+     section 11, "Gaps"; model/TIME.md, "The gap-waiting cursor"): claim(r,
+     e) needs, besides B3's guard, every pending row with an id strictly
+     between last_seen and id(e) stale: G = relay.gap_timeout set and
+     clock[f] >= G (without G no pending row is ever stale).  The gap age
+     lives in clock[e] (the lease clock's cell; time.lease and time.poll
+     are refused, so it is never a lease clock) and exists when the
+     scenario is timed: tick ages it while the row is pending, capped at
+     max(G, Tx) (plain clocks: uncapped), source_commit sets it to 0.
+     source_commit(e) is due iff Tx = source.commit_within is set and
+     clock[e] >= Tx (untimed: as before, due, which changes nothing); claim,
+     send, complete are due when enabled.  A pending row waits while (G set
+     and clock < G) or (Tx set and clock < Tx).  G and Tx join the unit's
+     gcd.  Refused: relay.gaps other than "pass_over" / "wait", relay.gaps
+     with any style but sequence_cursor, gap_timeout or commit_within
+     without gaps = "wait"; with gaps = "wait", every duration but G, Tx
+     and time.horizon, broker.dedup other than "none", message_id =
+     "per_attempt", lost_broker_writes and the outage budgets (TIME.md:
+     "the other durations, outages, broker deduplication, per-attempt ids
+     and lost broker writes are refused").  gaps = "wait" without
+     source.commits = "during_run" is accepted (no row is ever pending, so
+     it is "pass_over").  With gaps = "pass_over" (the default) nothing
+     changes.
 
 AMBIGUITY CHOICES OF THE TIMED EXTENSION (where model/TIME.md does not pin it)
 -----------------------------------------------------------------------------
@@ -1179,6 +1202,61 @@ class Model:
                                  % grp["name"])
 
     # ------------------------------------------------------------------
+    def _init_gaps(self, cfg, rl, dur):
+        """docs/SEMANTICS.md section 11, "Gaps", and model/TIME.md, "The
+        gap-waiting cursor": relay.gaps, relay.gap_timeout (G) and
+        source.commit_within (Tx), and their refusals (B10).  Returns the
+        two durations in seconds (None when unset); dur records them for
+        the unit."""
+        src = cfg.get("source", {})
+        gaps = rl.get("gaps", "pass_over")
+        if "gaps" in rl and self.style != "sequence_cursor":
+            raise ValueError("relay.gaps: only with relay.style = "
+                             "'sequence_cursor'")
+        if gaps not in ("pass_over", "wait"):
+            raise ValueError("relay.gaps: unknown %r; expected 'pass_over' "
+                             "or 'wait'" % (gaps,))
+        self.gap_wait = gaps == "wait"
+        if not self.gap_wait:
+            for table, key, where in ((rl, "gap_timeout", "relay"),
+                                      (src, "commit_within", "source")):
+                if key in table:
+                    raise ValueError("%s.%s: only with relay.gaps = 'wait'"
+                                     % (where, key))
+            return None, None
+        gap_s = dur(rl, "gap_timeout", "relay.gap_timeout")
+        commit_s = dur(src, "commit_within", "source.commit_within")
+        # TIME.md: the style takes time.horizon and time.clocks besides G
+        # and Tx; the other durations, outages, broker deduplication,
+        # per-attempt ids and lost broker writes are refused.
+        tm, br, f = cfg.get("time", {}), cfg.get("broker", {}), \
+            cfg.get("faults", {})
+        for key in tm:
+            if key not in ("horizon", "clocks"):
+                raise ValueError("time.%s: not with relay.gaps = 'wait'" % key)
+        for key in ("min_age", "send_time"):
+            if key in rl:
+                raise ValueError("relay.%s: not with relay.gaps = 'wait'"
+                                 % key)
+        if br.get("dedup", "none") != "none" or "window" in br:
+            raise ValueError("broker.dedup: not with relay.gaps = 'wait'")
+        for k, g in enumerate(cfg.get("groups", [])):
+            for key in ("inbox_retention", "inbox_cleanup_every",
+                        "redelivery", "dead_letter_redrive",
+                        "dead_letter_retention", "idempotency_key_window"):
+                if key in g:
+                    raise ValueError("groups[%d].%s: not with relay.gaps = "
+                                     "'wait'" % (k + 1, key))
+        if rl.get("message_id", "outbox_id") == "per_attempt":
+            raise ValueError("relay.message_id: 'per_attempt' not with "
+                             "relay.gaps = 'wait'")
+        for key in ("lost_broker_writes", "consumer_outages",
+                    "database_outages"):
+            if f.get(key, 0) != 0:
+                raise ValueError("faults.%s: not with relay.gaps = 'wait'"
+                                 % key)
+        return gap_s, commit_s
+
     def _init_time(self, cfg):
         """docs/SEMANTICS.md section 8 as model/TIME.md specifies it."""
         tm = dict(cfg.get("time", {}))
@@ -1201,6 +1279,7 @@ class Model:
         horizon_s = dur(tm, "horizon", "time.horizon")
         oc_s = dur(tm, "consumer_outage", "time.consumer_outage")
         od_s = dur(tm, "database_outage", "time.database_outage")
+        gap_s, commit_s = self._init_gaps(cfg, rl, dur)
         clocks = tm.get("clocks", "capped")
         if clocks not in ("capped", "plain"):
             raise ValueError("time.clocks: %r; expected 'capped' or 'plain'"
@@ -1279,6 +1358,10 @@ class Model:
             self.S = u(send_time_s) or 0
             self.sweep_due = self.M + self.P          # B8
         self.has_now = self.horizon is not None or self.plain
+        # B10: the gap-waiting cursor's durations and its clock.
+        self.G, self.Tx = u(gap_s), u(commit_s)
+        self.gap_clock = self.gap_wait and self.timed
+        self.gap_cap = max(self.G or 0, self.Tx or 0)
         self.W = u(window_s)
         self.Oc, self.Od = u(oc_s), u(od_s)
         for grp, kw in zip(self.groups, kws):
@@ -1570,7 +1653,14 @@ class Model:
         if self.style == "sequence_cursor":
             above = [f for f in range(self.nE)
                      if f + 1 > s[F_CURSOR] and not s[F_PENDING][f]]
-            return (bool(above) and above[0] == e), False
+            if not above or above[0] != e:
+                return False, False
+            if self.gap_wait:
+                # B10: every pending row between the cursor and e is stale
+                for f in range(s[F_CURSOR], e):
+                    if s[F_PENDING][f] and not self._stale(s, f):
+                        return False, False
+            return True, False
         if self.style == "cdc_offset":
             return self._log_place(s, e) == s[F_POS] + 1, False
         if s[F_PUB][e] != 0:
@@ -1580,6 +1670,11 @@ class Model:
         if self.claim_bound is not None and s[F_TOKEN][e] >= self.claim_bound:
             return False, True
         return True, False
+
+    def _stale(self, s, f):
+        """The gap at pending row f has timed out (B10)."""
+        return self.G is not None and self.gap_clock \
+            and s[F_CLOCK][f] >= self.G
 
     def bound_blocked(self, s):
         for r in range(self.nR):
@@ -2144,6 +2239,12 @@ class Model:
             for e in range(self.nE):
                 if s[F_PUB][e] == 0 and s[F_CLOCK][e] < self._lease_cap(s, e):
                     return True
+        if self.gap_clock:
+            for e in range(self.nE):
+                if s[F_PENDING][e] and (
+                        (self.G is not None and s[F_CLOCK][e] < self.G)
+                        or (self.Tx is not None and s[F_CLOCK][e] < self.Tx)):
+                    return True
         for g, grp in enumerate(self.groups):
             if grp["park"]:
                 for e in range(self.nE):
@@ -2170,6 +2271,10 @@ class Model:
         if self.has_clock:
             n[F_CLOCK] = tuple(
                 up(s[F_CLOCK][e], self._lease_cap(s, e)) if s[F_PUB][e] == 0
+                else s[F_CLOCK][e] for e in range(self.nE))
+        if self.gap_clock:
+            n[F_CLOCK] = tuple(
+                up(s[F_CLOCK][e], self.gap_cap) if s[F_PENDING][e]
                 else s[F_CLOCK][e] for e in range(self.nE))
         if self.sweeper:
             n[F_CLOCK] = tuple(
@@ -2544,8 +2649,13 @@ class Model:
                 if self.style == "cdc_offset":
                     place = 1 + sum(1 for f in range(E) if not s[F_PENDING][f])
                     n[F_LOGPOS] = self._set(s[F_LOGPOS], e, place)
+                due = True
+                if self.gap_clock:
+                    # B10: due once the row is Tx old; never without Tx
+                    n[F_CLOCK] = self._set(s[F_CLOCK], e, 0)
+                    due = self.Tx is not None and s[F_CLOCK][e] >= self.Tx
                 out.append(("source_commit(%s)" % self.events[e]["name"],
-                            tuple(n), True))
+                            tuple(n), due))
         for r, rname in enumerate(self.relays):
             ph = s[F_RELAYS][r][0]
             if ph == R_SENT and bud[B_F] > 0:

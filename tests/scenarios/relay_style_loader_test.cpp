@@ -100,6 +100,65 @@ TEST_CASE("relay styles and broker settings refuse to combine with time") {
         "(model/TIME.md) yet; use one or the other");
 }
 
+TEST_CASE("the gap-waiting cursor's keys are read and written back") {
+  const std::string text =
+      "relays = 1\nevents = 2\n\n[relay]\nstyle = \"sequence_cursor\"\n"
+      "gaps = \"wait\"\ngap_timeout = \"3s\"\n\n[source]\n"
+      "commits = \"during_run\"\ncommit_within = \"6s\"\n";
+  const Scenario s = Load(text);
+  CHECK(s.config.gaps_wait);
+  CHECK(s.config.gap_timeout == 3);
+  CHECK(s.config.commit_within == 6);
+  CHECK(Timed(s.config));
+  Result<Scenario> back = ParseScenario(FormatScenario(s), kPath);
+  REQUIRE_MESSAGE(back.ok(), back.status().message());
+  CHECK(back.value().config == s.config);
+  // Waiting with no duration stays untimed.
+  CHECK_FALSE(Timed(Load("relays = 1\nevents = 2\n[relay]\nstyle = "
+                         "\"sequence_cursor\"\ngaps = \"wait\"\n[source]\n"
+                         "commits = \"during_run\"\n")
+                        .config));
+}
+
+TEST_CASE("the gap-waiting cursor's keys are refused where they mean nothing") {
+  const std::string cursor =
+      "relays = 1\nevents = 2\n[relay]\nstyle = \"sequence_cursor\"\n";
+  CHECK(ErrorOf(cursor + "gaps = \"skip\"\n") ==
+        "scenarios/x.toml:5:8: relay.gaps: unknown gap rule 'skip'; gap rules "
+        "are pass_over, wait");
+  CHECK(ErrorOf("relays = 1\nevents = 2\n[relay]\nstyle = \"row_lock\"\n"
+                "gaps = \"wait\"\n[source]\ncommits = \"during_run\"\n") ==
+        "scenarios/x.toml:5:8: relay.gaps: relay.style 'row_lock' reads no "
+        "cursor; only 'sequence_cursor' waits at gaps");
+  CHECK(ErrorOf(cursor + "gap_timeout = \"3s\"\n[source]\n"
+                         "commits = \"during_run\"\n") ==
+        "scenarios/x.toml:5:15: relay.gap_timeout: needs relay.gaps = "
+        "\"wait\" (a cursor that passes over gaps has none to time out)");
+  CHECK(ErrorOf(cursor + "[source]\ncommits = \"during_run\"\n"
+                         "commit_within = \"6s\"\n") ==
+        "scenarios/x.toml:7:17: source.commit_within: only the gap-waiting "
+        "cursor (relay.style = \"sequence_cursor\", relay.gaps = \"wait\") "
+        "is timed with source commits so far");
+  CHECK(ErrorOf(cursor + "gaps = \"wait\"\n") ==
+        "scenarios/x.toml:5:8: relay.gaps: with every row committed before "
+        "the run no gap ever opens; set source.commits = \"during_run\"");
+  const std::string waiting =
+      cursor +
+      "gaps = \"wait\"\ngap_timeout = \"3s\"\n[source]\n"
+      "commits = \"during_run\"\n";
+  CHECK(ErrorOf(waiting + "[time]\npoll = \"1s\"\n") ==
+        "scenarios/x.toml:10:8: time.poll: the gap-waiting cursor takes "
+        "relay.gap_timeout, source.commit_within, time.horizon and "
+        "time.clocks, and no other duration yet");
+  CHECK(ErrorOf(waiting + "[faults]\nlost_broker_writes = 1\n") ==
+        "scenarios/x.toml:10:22: faults.lost_broker_writes: the gap-waiting "
+        "cursor takes relay.gap_timeout, source.commit_within, time.horizon "
+        "and time.clocks; lost broker writes do not combine with durations "
+        "yet");
+  CHECK(ErrorOf(waiting + "[time]\nhorizon = \"1m\"\nclocks = \"plain\"\n") ==
+        "(loaded)");
+}
+
 TEST_CASE("the age sweeper's minimum age and send time are read") {
   const Scenario s = Load(
       "relays = [\"producer\", \"sweeper\"]\nevents = 1\n\n[relay]\n"

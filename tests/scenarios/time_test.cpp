@@ -60,6 +60,8 @@ void Scale(Config& c, Seconds k) {
   scale(c.broker.window);
   scale(c.min_age);
   scale(c.send_time);
+  scale(c.gap_timeout);
+  scale(c.commit_within);
   for (Group& g : c.groups) {
     scale(g.inbox_retention);
     scale(g.inbox_cleanup_every);
@@ -69,13 +71,16 @@ void Scale(Config& c, Seconds k) {
   }
 }
 
+// The timed scenarios of the presets and of the catalogue.
 std::vector<std::string> TimedPresets() {
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           std::string(OC_SOURCE_DIR) + "/scenarios/presets")) {
-    if (entry.path().extension() != ".toml") continue;
-    if (Timed(Load(entry.path().string()).config)) {
-      files.push_back(entry.path().string());
+  for (const char* folder : {"/scenarios/presets", "/scenarios/catalogue"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::string(OC_SOURCE_DIR) + folder)) {
+      if (entry.path().extension() != ".toml") continue;
+      if (Timed(Load(entry.path().string()).config)) {
+        files.push_back(entry.path().string());
+      }
     }
   }
   std::sort(files.begin(), files.end());
@@ -280,6 +285,41 @@ TEST_CASE(
   step(st, "retry(billing, e1)");
   CHECK(st.group_events[0].ready == 1);
   CHECK(st.group_events[0].parked == kNotParked);
+}
+
+TEST_CASE(
+    "the gap-waiting cursor loses a row exactly when its gap can time out "
+    "before the row commits") {
+  // model/TIME.md, "The gap-waiting cursor": eventually_offered breaks iff
+  // there is no bound on a transaction or the gap timeout G is at most the
+  // longest transaction Tx. Two rows may commit out of id order.
+  const Scenario base = Load(std::string(OC_SOURCE_DIR) +
+                             "/scenarios/catalogue/"
+                             "gap-timeout.shorter-than-commit.toml");
+  for (Seconds g = 5; g <= 20; g += 5) {
+    for (Seconds tx = 0; tx <= 20; tx += 5) {
+      CAPTURE(g);
+      CAPTURE(tx);
+      Scenario s = base;
+      s.config.gap_timeout = g;
+      s.config.commit_within =
+          tx == 0 ? std::nullopt : std::optional<Seconds>(tx);
+      REQUIRE(Validate(s.config).ok());
+      const bool lost = tx == 0 || g <= tx;
+      CHECK((Verdicts(Check(s)).at("eventually_offered") > 0) == lost);
+    }
+  }
+  // Without a timeout the cursor waits at every gap: nothing is lost,
+  // timed or not; passing over gaps loses the row at once.
+  Scenario waits = base;
+  waits.config.gap_timeout.reset();
+  CHECK(Verdicts(Check(waits)).at("eventually_offered") == 0);
+  waits.config.commit_within.reset();
+  REQUIRE_FALSE(Timed(waits.config));
+  CHECK(Verdicts(Check(waits)).at("eventually_offered") == 0);
+  Scenario passes = waits;
+  passes.config.gaps_wait = false;
+  CHECK(Verdicts(Check(passes)).at("eventually_offered") == 7);
 }
 
 TEST_CASE("a consumer outage takes back deliveries and blocks the group") {
