@@ -76,9 +76,11 @@ enum class Field : std::uint8_t {
 
 // VisitFields' cells of the partitioned broker (`capacity`: records each
 // partition can hold; empty for the bag) and of applied_in_key_order
-// (`key_order`), in packing order. Symmetry swaps only relays with a
-// partitioned broker (model/symmetry.cpp), so `m` moves relays; records
-// name events and follow it anyway.
+// (`key_order`), in packing order. Symmetry swaps relays and the
+// instances that start with no partition, never events or partitions, with
+// a partitioned broker (model/symmetry.cpp): `m` moves relays and
+// instances, and the encoder renames the owners; records name events and
+// follow `m` anyway.
 template <class S, class F>
 [[gnu::noinline]] void VisitBrokerFields(S& s, int groups,
                                          const int* instance_group,
@@ -481,6 +483,7 @@ StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
       bounds.max_version = std::max<int>(bounds.max_version, *e.version);
   }
   for (int g = 0; g < static_cast<int>(config.groups.size()); ++g) {
+    group_first_.push_back(static_cast<int>(instance_group_.size()));
     instance_group_.insert(instance_group_.end(),
                            static_cast<std::size_t>(config.groups[g].instances),
                            g);
@@ -559,7 +562,8 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
   std::size_t field = 0;
   VisitFields(
       s, events_, groups_, instance_group_.data(), r, styles_, time_, user_,
-      stages_, capacity_, key_order_, [&](const auto& value, Field what, int) {
+      stages_, capacity_, key_order_,
+      [&](const auto& value, Field what, int group) {
         auto v = static_cast<unsigned>(value);
         if (what == Field::kUserNumber) {
           v = static_cast<unsigned>(static_cast<int>(value) + user_bias_);
@@ -567,6 +571,10 @@ void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
           v = r.relay_to[v - 1] + 1u;
         } else if (v != 0 && what == Field::kEventRef) {
           v = r.event_to[v - 1] + 1u;
+        } else if (what == Field::kOwner) {
+          // An instance of the group, from 0.
+          const int first = group_first_[static_cast<std::size_t>(group)];
+          v = static_cast<unsigned>(r.instance_to[first + v] - first);
         }
         const unsigned width = widths_[field];
         if ((v >> width) != 0) FieldOverflow(field, v, width);

@@ -43,7 +43,11 @@ namespace oc {
 struct Renaming {
   std::array<std::uint8_t, kMaxEvents> event_to, event_from;
   std::array<std::uint8_t, kMaxRelays> relay_to, relay_from;
-  std::array<std::uint8_t, kMaxGroups * kMaxInstances> instance_from;
+  // Instances by index over all groups; a renaming moves an instance
+  // within its group only. `instance_to` renames the partitioned broker's
+  // owner cells, which name an instance of their group.
+  std::array<std::uint8_t, kMaxGroups * kMaxInstances> instance_from,
+      instance_to;
 
   // The renaming that changes nothing.
   static Renaming Identity() {
@@ -55,7 +59,7 @@ struct Renaming {
       r.relay_to[i] = r.relay_from[i] = static_cast<std::uint8_t>(i);
     }
     for (std::size_t i = 0; i < r.instance_from.size(); ++i) {
-      r.instance_from[i] = static_cast<std::uint8_t>(i);
+      r.instance_from[i] = r.instance_to[i] = static_cast<std::uint8_t>(i);
     }
     return r;
   }
@@ -92,6 +96,7 @@ class StateCodec {
   int events_ = 0;
   int groups_ = 0;
   std::vector<int> instance_group_;  // group of each instance
+  std::vector<int> group_first_;     // index of each group's first instance
   bool styles_ = false;  // the config uses the other relay styles' cells
   bool time_ = false;    // the config uses model/TIME.md's cells
   std::vector<UserTableLayout> user_;  // declared tables (usually none)

@@ -85,6 +85,10 @@ bool AgreeOn(const Event& a, const Event& b,
 }
 
 constexpr int kIndexBits = 6;  // instance or relay index, < 64
+// The partitioned broker's part of an instance's sort key (Arrange).
+static_assert(kMaxPartitions <= 4 && kMaxRecords <= 16 && kMaxBudget < 16,
+              "an instance's sort key packs a partition in 3 bits, an "
+              "offset and an epoch in 4 each, and owned partitions in 4");
 
 // Every size of encoding fits this buffer: 1810 fields of at most 16 bits.
 constexpr std::size_t kMaxEncoded = 4096;
@@ -103,15 +107,39 @@ Symmetry::Symmetry(const Config& config)
   }
   group_first_.push_back(first);
   for (const Event& e : config.events) event_names_.push_back(e.name);
-  // A partitioned broker (docs/SEMANTICS.md section 16) assigns partitions
-  // to instances by index and keeps records of events in order: relays
-  // alone stay interchangeable there (each instance is its own class).
+  // A partitioned broker (docs/SEMANTICS.md section 16) starts partition p
+  // at instance p mod K of each group, and keeps records of events in
+  // order: the instances that start with a partition are each a class of
+  // their own, and those that start with none (K > P) are interchangeable.
+  // Partitions never are: events go to them by key.
   const bool partitioned = config.broker.delivery == Delivery::kPartitioned;
   if (partitioned) {
+    partitions_ = config.broker.partitions;
+    group_base_ = group_first_;
+    for (std::size_t g = 0; g < config.groups.size(); ++g) {
+      instance_group_.insert(
+          instance_group_.end(),
+          static_cast<std::size_t>(config.groups[g].instances),
+          static_cast<int>(g));
+    }
     group_first_.clear();
     group_names_.clear();
-    for (int i = 0; i <= first; ++i) group_first_.push_back(i);
-    group_names_.resize(static_cast<std::size_t>(first));
+    const int partitions = config.broker.partitions;
+    for (std::size_t g = 0; g < config.groups.size(); ++g) {
+      const int base = group_base_[g];
+      const int k = config.groups[g].instances;
+      const int assigned = std::min(partitions, k);
+      for (int i = 0; i < assigned; ++i) {
+        group_first_.push_back(base + i);
+        group_names_.push_back(config.groups[g].name);
+      }
+      if (assigned < k) {
+        group_first_.push_back(base + assigned);
+        group_names_.push_back(fmt::format("{} that start with no partition",
+                                           config.groups[g].name));
+      }
+    }
+    group_first_.push_back(first);
   }
 
   // Classes of interchangeable events, in order of first member. With a
@@ -401,14 +429,35 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
     const int first = group_first_[g];
     const int k = group_first_[g + 1] - first;
     if (k < 2) {
-      if (k == 1) m.instance_from[first] = static_cast<std::uint8_t>(first);
+      if (k == 1) {
+        m.instance_from[first] = m.instance_to[first] =
+            static_cast<std::uint8_t>(first);
+      }
       continue;
     }
     for (int i = 0; i < k; ++i) {
       const InstanceCells& c = s.instances[first + i];
-      const std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 40) |
-                                (static_cast<std::uint64_t>(c.stage) << 37) |
-                                (event_ref(c.event) << 32) | c.memo;
+      std::uint64_t key = (static_cast<std::uint64_t>(c.phase) << 40) |
+                          (static_cast<std::uint64_t>(c.stage) << 37) |
+                          (event_ref(c.event) << 32) | c.memo;
+      if (partitions_ > 0) {
+        // The record it holds (partition + 1 < 8, offset < 16, epoch < 16)
+        // and the partitions it owns (a mask of 4): key < 2^58.
+        const int group = instance_group_[static_cast<std::size_t>(first + i)];
+        const int local =
+            first + i - group_base_[static_cast<std::size_t>(group)];
+        std::uint64_t owns = 0;
+        for (int p = 0; p < partitions_; ++p) {
+          if (s.partitions[static_cast<std::size_t>(group * partitions_ + p)]
+                  .owner == local) {
+            owns |= 1u << p;
+          }
+        }
+        key |= (static_cast<std::uint64_t>(c.fetched) << 42) |
+               (static_cast<std::uint64_t>(c.epoch) << 43) |
+               (static_cast<std::uint64_t>(c.offset) << 47) |
+               (static_cast<std::uint64_t>(c.partition) << 51) | (owns << 54);
+      }
       ikeys[i] = (key << kIndexBits) | static_cast<std::uint64_t>(i);
     }
     // GCC 12 with -fsanitize=address warns that std::sort's branch for more
@@ -426,6 +475,7 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
     for (int pos = 0; pos < k; ++pos) {
       const int i = static_cast<int>(ikeys[pos] & ((1u << kIndexBits) - 1));
       m.instance_from[first + pos] = static_cast<std::uint8_t>(first + i);
+      m.instance_to[first + i] = static_cast<std::uint8_t>(first + pos);
       ikeys[pos] >>= kIndexBits;
     }
     if (instance_ties) Runs(ikeys.data(), k, instance_ties);

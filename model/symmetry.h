@@ -8,7 +8,10 @@
 // with the sequence_cursor and cdc_offset relay styles,
 // where an event's index is its id or its place in the commit log and the
 // relay reads events in that order (those styles run one relay, so
-// only instances are interchangeable there). With the age sweeper, a
+// only instances are interchangeable there). With a partitioned broker
+// neither events nor partitions swap (events go to partitions by key), and
+// of a group's instances only those that start with no partition do. With
+// the age sweeper, a
 // relay's send clock and a row's age and dispatch flag move with their
 // relay and row like every other cell. Renaming them maps reachable
 // states to reachable states, transitions to transitions, and leaves every
@@ -89,7 +92,14 @@ class Symmetry {
 
   int events_ = 0;
   int relays_ = 0;
-  std::vector<int> group_first_;  // first instance of each group, and end
+  // First instance of each class of interchangeable instances, and the
+  // end: a group's instances, or with a partitioned broker each instance
+  // that starts with a partition and the rest of its group.
+  std::vector<int> group_first_;
+  // The partitioned broker: its partitions (0 for the bag), each group's
+  // first instance, and each instance's group.
+  int partitions_ = 0;
+  std::vector<int> group_base_, instance_group_;
   std::vector<std::string> group_names_, relay_names_;
   std::vector<std::vector<int>> event_classes_;  // used classes, size >= 2
   std::vector<bool> in_class_;                   // event is in one of them

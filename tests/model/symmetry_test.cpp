@@ -397,5 +397,69 @@ TEST_CASE(
   CHECK(orbit_sum == states.size());
 }
 
+// The instances that start with no partition swap too: with one partition
+// and three instances, instance 1 starts with it and instances 2 and 3 are
+// interchangeable. Every reachable state, renamed by every combination of
+// the relay swap and the swap of instances 2 and 3 (owners follow): the
+// canonical form and the orbit size agree with the brute force.
+TEST_CASE(
+    "with a partitioned broker, the instances that start with no partition "
+    "are interchangeable, and canonical forms and orbit sizes agree with "
+    "swapping them") {
+  Config c = testing::MakeConfig(2, 2, {Strategy::kCreditNaive}, 3);
+  c.broker.delivery = Delivery::kPartitioned;
+  c.broker.commit_fencing = false;
+  c.budgets.premature_expiries = 1;
+  c.budgets.consumer_crashes = 1;
+  c.budgets.rebalances = 2;
+  c.observed = kObserveKeyOrder | kObserveStaleCommit | kObserveProcessed;
+  REQUIRE(Validate(c).ok());
+  const OutboxModel m(c);
+  CHECK(m.SymmetryDescription() ==
+        "relays r1 r2 (2!); instances of g1 that start with no partition "
+        "(2!)");
+  std::set<Bytes> reachable;
+  const std::vector<State> states = Reachable(m, reachable);
+  REQUIRE(states.size() > 1000);
+  auto rename = [](const State& s, bool relays, bool instances) {
+    State t = s;
+    if (relays) {
+      std::swap(t.relays[0], t.relays[1]);
+      for (EventCells& e : t.events) {
+        if (e.owner != 0) e.owner = static_cast<std::uint8_t>(3 - e.owner);
+      }
+    }
+    if (instances) {
+      std::swap(t.instances[1], t.instances[2]);
+      for (GroupPartitionCells& p : t.partitions) {
+        if (p.owner != 0) p.owner = static_cast<std::uint8_t>(3 - p.owner);
+      }
+    }
+    return t;
+  };
+  std::set<Bytes> classes;
+  std::uint64_t orbit_sum = 0;
+  bool moved = false;  // some state has a partition at instance 2 or 3
+  for (const State& s : states) {
+    const Bytes canonical = Canonical(m, s);
+    std::set<Bytes> orbit;
+    for (bool relays : {false, true}) {
+      for (bool instances : {false, true}) {
+        const State t = rename(s, relays, instances);
+        const Bytes bytes = Encode(m, t);
+        CHECK(reachable.count(bytes) == 1);
+        CHECK(Canonical(m, t) == canonical);
+        orbit.insert(bytes);
+      }
+    }
+    moved = moved || s.partitions[0].owner != 0;
+    CHECK(OrbitSize(m, s) == orbit.size());
+    CHECK(orbit.count(canonical) == 1);
+    if (classes.insert(canonical).second) orbit_sum += orbit.size();
+  }
+  CHECK(moved);
+  CHECK(orbit_sum == states.size());
+}
+
 }  // namespace
 }  // namespace oc
