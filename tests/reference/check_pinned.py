@@ -15,8 +15,10 @@ action class must fire somewhere in the reference's search.
 Scenarios with fault budgets of "any" (scenarios/unbounded/) are searched
 in the abstract space of docs/SEMANTICS.md section 14 (their pinned states
 count its states) and their at-rest invariants checked as leads-to
-properties under weak fairness (section 15; a lasso's pinned length is its
-stem's).  Every other exhaustive scenario's state graph is kept too: it
+properties under weak fairness, with the compassion of saturated counts
+(section 15; a lasso's pinned length is its stem's).  A pinned order with
+check.loop is replayed as a lasso (the order, then the loop twice; its
+at-rest violation pinned at the order's length).  Every other exhaustive scenario's state graph is kept too: it
 must have no cycle at all (section 15, "Bounded budgets leave no cycle"),
 and the fairness check runs on it regardless.
 
@@ -59,6 +61,11 @@ def show(path, got):
         print("  pinned order: %d steps, last state terminal: %s, "
               "not enabled: %s" % (got["steps"], got["final_terminal"],
                                    got["not_enabled"]))
+        if "loop_steps" in got:
+            print("  check.loop: %d steps, replayed twice"
+                  % got["loop_steps"])
+            for w in got["warnings"]:
+                print("  warning: %s" % w)
     else:
         print("  states %d, transitions %d, terminal %d, bounded dead ends "
               "%d, depth %d" % (got["states"], got["transitions"],

@@ -13,7 +13,8 @@ expressions follow scenarios/strategies/LANGUAGE.md (parser:
 reference_language.py), and [initial] scenarios/FORMAT.md, with the
 choices L1...  Fault budgets of "any" and the abstract search follow
 docs/SEMANTICS.md section 14, and liveness under weak fairness section 15
-(fairness routine: fair_components.py), with the choices U1.., and the
+(fairness routine: fair_components.py, with the compassion of saturated
+counts), with the choices U1.., pinned lassos (check.loop) U9, and the
 partitioned broker docs/SEMANTICS.md section 16, its producer retries
 (section 16.1) and its handler failures and retry topics (section 16.2),
 with the choices P1.., at the end.
@@ -32,6 +33,8 @@ Exhaustive mode (no [check] order):
 Replay mode ([check] order given):
   {"file", "mode": "order", "steps", "not_enabled": null | {"step", "action"},
    "final_terminal", "violations": {inv: "holds" | first step that breaks it}}
+  and, with [check] loop (U9), "loop_steps" and "warnings" (a list); a
+  lasso's at-rest violation is at the order's length.
 
 AMBIGUITY CHOICES (where the reference semantics do not pin a detail)
 ---------------------------------------------------------
@@ -429,6 +432,61 @@ ANY NUMBER OF FAULTS AND LIVENESS (docs/SEMANTICS.md sections 14 and 15)
      the stem's end on; otherwise "inconclusive".  The violation's length
      is the stem's.  "cyclic" says whether the kept graph has any cycle
      at all, faults included.
+ U8. Compassion for saturated counts (section 15, "Saturated counts and
+     compassion"), in the abstract space only.  The counts it concerns
+     are those section 14 saturates and that can fall: offered[e] per
+     event, and ready[g][e] per group and event (effects and sent only
+     grow: exact, no requirement).  Reading of "take from" and "add to",
+     per transition s --act--> m of the abstract graph, from n, the
+     concrete successor of act applied to the abstract state s (before
+     the cut at 2, U3):
+       - act takes from a count c at the cap when s[c] = 2 and
+         n[c] < s[c] (it takes a copy out of "2 or more"); both of its
+         abstract transitions, the one where c becomes 1 and the one
+         where it stays 2, do;
+       - act adds to c when n[c] > s[c] (at the cap too, where the
+         abstract count stays 2).
+     In the model, so: offered[e] is taken from only by lose_write(e)
+     and added to by a send or send_ack_lost of e whose copy the broker
+     accepts (not a deduplicated one); ready[g][e] is taken from by
+     consume(g, i, e) (and consume_retry, partitioned only, which never
+     combines with "any") and lose_write(e), and added to by a send or
+     send_ack_lost the broker accepts (every group), by ack_lost and
+     crash_consumer of an instance holding / midway e when the copy is
+     not parked, by redeliver, by retry(g, e) and redrive(g, e) (a
+     parked copy made ready), by consumer_outage for each instance that
+     was working on e (and consume_fails with a retry topic,
+     partitioned).  Faults (U5) are not in the subgraph fairness is
+     judged on, so only non-fault takers and adders matter: a consumer
+     taking copies of e for ever needs a send of e (or a timed retry or
+     redrive) inside the component.  The requirement of each count c:
+     a run that takes from c at the cap infinitely often adds to c
+     infinitely often.  fair_components.py refines each component of a
+     failing property's subgraph: one that takes from some count at the
+     cap and never adds to it loses every transition taking from it at
+     the cap and is split again, until none asks for what it never
+     gives; weak fairness is then judged on what remains (an action
+     still counts as enabled in a state whose transitions of it were
+     removed, and counts as taken only by a remaining transition).  The
+     lasso's loop adds to every count it takes from at the cap.
+     Concrete graphs (bounded budgets, liveness = "always") carry no
+     requirement: their counts are exact.
+ U9. A pinned order with check.loop (scenarios/FORMAT.md, [check] loop;
+     docs/SEMANTICS.md section 10, item 7) replays the order, then the
+     loop twice, every step enabled at its turn (else "not_enabled" names
+     the step, counted along the whole path, and "loop_turn"); safety and
+     transition invariants are checked along the whole path, step
+     numbers running on, and at-rest ones in a terminal last state as
+     for an order.  An at-rest invariant not otherwise broken that fails
+     in every state of both turns (the state where the loop starts, and
+     every state after it) is violated, at the order's length, when the
+     loop is a fair cycle: no step of it is a fault (U5, judged in the
+     state it is taken from), and every non-fault action enabled in all
+     of those states is taken by some step of the loop (compared by
+     text, spaces ignored); otherwise "warnings" says why it shows
+     nothing.  The state graph is not built, so no compassion (U8) is
+     asked of a loop: it follows the concrete model, whose counts are
+     exact.
 
 THE PARTITIONED BROKER (docs/SEMANTICS.md section 16)
 -----------------------------------------------------
@@ -3060,6 +3118,7 @@ def explore(model, invariants, liveness="auto"):
     via = [None]
     depth = [0]
     edges = []     # per state: (action, target, fault), when keep
+    counts = []    # per state and edge: (takes at the cap, adds) (U8)
     transitions = terminal = dead_ends = 0
     first = {}     # invariant -> (length, state_id, extra_action or None)
     fired, fired_texts = set(), set()     # action classes seen (L12)
@@ -3077,7 +3136,7 @@ def explore(model, invariants, liveness="auto"):
         head += 1
         d = depth[sid]
         succ = model.successors(s)
-        out = []
+        out, flows = [], []
         if not succ:
             if model.dead_end(s):
                 dead_ends += 1
@@ -3093,6 +3152,7 @@ def explore(model, invariants, liveness="auto"):
                                              "send_ack_lost"):
                     fired_texts.add(act)
             fault = keep and model.is_fault(act, s)
+            flow = _count_flow(model, s, n) if abstract else None
             for m in (model.abstract_successors(s, n) if abstract else [n]):
                 transitions += 1
                 for name in trans:
@@ -3112,8 +3172,12 @@ def explore(model, invariants, liveness="auto"):
                             first[name] = (d + 1, nid, None)
                 if keep:
                     out.append((act, ids[m], fault))
+                    if abstract:
+                        flows.append(flow)
         if keep:
             edges.append(out)
+            if abstract:
+                counts.append(flows)
     violations, traces, loops, inconclusive = {}, {}, {}, {}
     for name in invariants:
         if name not in first:
@@ -3139,7 +3203,8 @@ def explore(model, invariants, liveness="auto"):
             if name in violations:
                 continue
             bad = [not model.at_rest_ok(name, s) for s in states]
-            lasso = fairness.find_fair_lasso(edges, bad, 0)
+            lasso = fairness.find_fair_lasso(
+                edges, bad, 0, counts if abstract else None)
             if lasso is None:
                 continue
             stem = [a for _s, a, _t in lasso["stem"]]
@@ -3171,6 +3236,28 @@ def explore(model, invariants, liveness="auto"):
     if inconclusive:
         result["inconclusive"] = inconclusive
     return result
+
+
+def _count_flow(model, s, n):
+    """(takes, adds) of the transition from the abstract state s whose
+    concrete successor is n (U8): the saturated counts that can fall
+    (("offered", e) and ("ready", g, e)) it takes a copy from while they
+    are at the cap, and those it adds a copy to."""
+    takes, adds = [], []
+    for e in range(model.nE):
+        a, b = s[F_OFFERED][e], n[F_OFFERED][e]
+        if b < a and a == 2:
+            takes.append(("offered", e))
+        elif b > a:
+            adds.append(("offered", e))
+    for g in range(model.nG):
+        for e in range(model.nE):
+            a, b = s[F_READY][g][e], n[F_READY][g][e]
+            if b < a and a == 2:
+                takes.append(("ready", g, e))
+            elif b > a:
+                adds.append(("ready", g, e))
+    return frozenset(takes), frozenset(adds)
 
 
 def _concrete_run(model, path):
@@ -3223,7 +3310,9 @@ def replay_lasso(model, name, stem, loop):
     return None
 
 
-def replay(model, invariants, order):
+def replay(model, invariants, order, loop=None):
+    """A pinned order (docs/SEMANTICS.md section 10, item 7), and with
+    check.loop a lasso: the order as its stem, then the loop twice (U9)."""
     norm = lambda a: "".join(a.split())
     s = model.initial()
     broke = {}
@@ -3232,13 +3321,21 @@ def replay(model, invariants, order):
             broke[name] = 0
     not_enabled = None
     steps = 0
-    for k, want in enumerate(order, start=1):
+    path = [(a, None) for a in order]
+    if loop:
+        path += [(a, 1) for a in loop] + [(a, 2) for a in loop]
+    run = [s]          # the states of the path
+    taken = []         # per step: (action text, fault)
+    for k, (want, turn) in enumerate(path, start=1):
         succ = model.successors(s)
-        match = [n for act, n in succ if norm(act) == norm(want)]
+        match = [(act, n) for act, n in succ if norm(act) == norm(want)]
         if not match:
             not_enabled = {"step": k, "action": want}
+            if turn is not None:
+                not_enabled["loop_turn"] = turn
             break
-        n = match[0]
+        act, n = match[0]
+        taken.append((act, model.is_fault(act, s)))
         for name in invariants:
             if name in broke:
                 continue
@@ -3249,15 +3346,57 @@ def replay(model, invariants, order):
                 broke[name] = k
         s = n
         steps = k
+        run.append(s)
     final_terminal = (not model.successors(s)) and not model.dead_end(s)
     if final_terminal and not_enabled is None:
         for name in invariants:
             if model.kind_of(name) == "at_rest" and name not in broke \
                     and not model.at_rest_ok(name, s):
                 broke[name] = steps
-    return {"mode": "order", "steps": steps, "not_enabled": not_enabled,
-            "final_terminal": final_terminal,
-            "violations": {n: broke.get(n, "holds") for n in invariants}}
+    out = {"mode": "order", "steps": steps, "not_enabled": not_enabled,
+           "final_terminal": final_terminal}
+    if loop:
+        out["loop_steps"] = len(loop)
+        out["warnings"] = []
+        if not_enabled is None:
+            why = _loop_unfair(model, run[len(order):], taken[len(order):])
+            for name in invariants:
+                if model.kind_of(name) != "at_rest" or name in broke:
+                    continue
+                if any(model.at_rest_ok(name, x) for x in run[len(order):]):
+                    continue
+                if why is None:
+                    broke[name] = len(order)
+                else:
+                    out["warnings"].append(
+                        "%s fails in every state of check.loop, but the "
+                        "loop is not a fair cycle (%s), so it shows no "
+                        "violation" % (name, why))
+    out["violations"] = {n: broke.get(n, "holds") for n in invariants}
+    return out
+
+
+def _loop_unfair(model, states, steps):
+    """None when the loop's two turns, through `states` (the state where
+    the loop starts, then one per step) by `steps` ((action, fault) per
+    step), are a fair cycle (U9): no fault, and every non-fault action
+    enabled in every one of those states taken on the loop; else why
+    not."""
+    for act, fault in steps:
+        if fault:
+            return "it takes the fault %s" % act
+    always = None
+    for x in states:
+        here = {act for act, _n in model.successors(x)
+                if not model.is_fault(act, x)}
+        always = here if always is None else always & here
+    norm = lambda a: "".join(a.split())
+    on_loop = {norm(act) for act, _f in steps}
+    missed = sorted(a for a in always if norm(a) not in on_loop)
+    if missed:
+        return "%s is enabled in every state of it but never taken, which " \
+            "weak fairness rules out" % missed[0]
+    return None
 
 
 def run_file(path, declared_builtins=None, declared_invariants=None,
@@ -3281,7 +3420,8 @@ def run_file(path, declared_builtins=None, declared_invariants=None,
     invariants += [n for n in model.checked_decl if n not in invariants]
     result = {"file": path}
     if check.get("order"):
-        result.update(replay(model, invariants, check["order"]))
+        result.update(replay(model, invariants, check["order"],
+                             check.get("loop")))
     else:
         result.update(explore(model, invariants, liveness))
     return result
