@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "check/simulation.h"
 #include "common/text.h"
@@ -14,6 +15,7 @@
 #include "explorer/distributed_search.h"
 #include "explorer/fair_cycles.h"
 #include "explorer/inevitability.h"
+#include "explorer/worker_pool.h"
 #include "invariants/invariant.h"
 #include "model/fault_budgets.h"
 #include "model/relay_styles.h"
@@ -668,7 +670,12 @@ void CheckLiveness(const OutboxModel& model,
     }
   } timer{start, result.liveness_seconds};
   // Spread over ranks (options.distributed), every rank builds the whole
-  // graph below and reaches the same answer: this check is not shared out.
+  // graph below and reaches the same answer: this check is not shared out
+  // between ranks, only between the threads of each.
+  const int threads =
+      options.threads > 0
+          ? options.threads
+          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (!model.Abstracted() && !e.graph) {
     result.liveness =
         "every run ends (bounded budgets leave no cycle), so the at-rest "
@@ -680,7 +687,7 @@ void CheckLiveness(const OutboxModel& model,
     const std::uint64_t limit =
         options.max_bytes.value_or(std::uint64_t{8} << 30);
     built = explorer::BuildStateGraph(model, limit, e.stats.states,
-                                      e.stats.transitions);
+                                      e.stats.transitions, threads);
     if (!built) {
       Undecided(result,
                 fmt::format("the leads-to check needs the whole state graph "
@@ -694,28 +701,45 @@ void CheckLiveness(const OutboxModel& model,
   const auto& g = e.graph ? *e.graph : *built;
   using Vertex = explorer::StateGraph<OutboxModel>::Vertex;
   const std::size_t n = g.num_vertices();
-  // Per vertex, which open properties fail there; per edge, a fault?
+  // Per vertex, which open properties fail there; per edge, a fault? Each
+  // state is decoded once, on every thread: blocks of 64 vertices, so that
+  // no two threads write one word of a vector<bool>; a byte per edge.
   std::vector<std::vector<bool>> bad(open.size(), std::vector<bool>(n));
-  std::vector<bool> fault(g.num_edges());
+  std::vector<std::uint8_t> fault(g.num_edges());
   // Over-approximated counts: each edge's count flows (CountFlows), as an
   // index into a table of the distinct (stays, adds) pairs; the last
   // entry, "adds to everything", stands for any pair past the table's
-  // size, which can only keep more cycles (each then replayed).
+  // size, which can only keep more cycles (each then replayed). The
+  // counts they compare are kept per vertex, so no edge is decoded.
   const bool compassion = model.Abstracted() && !model.AbstractionExact();
+  const std::size_t width = compassion ? model.FlowCountsSize() : 0;
+  std::vector<std::uint8_t> counts(n * width);
+  {
+    explorer::WorkerPool pool(threads);
+    constexpr std::size_t kBlock = 64;
+    pool.ForEach((n + kBlock - 1) / kBlock, [&](int, std::size_t b) {
+      const std::size_t end = std::min(n, (b + 1) * kBlock);
+      for (std::size_t v = b * kBlock; v < end; ++v) {
+        const State s = g.state(model, static_cast<Vertex>(v));
+        for (std::size_t i = 0; i < open.size(); ++i) {
+          bad[i][v] = !open[i]->holds(s);
+        }
+        for (auto edge = g.out_begin(static_cast<Vertex>(v));
+             edge != g.out_end(static_cast<Vertex>(v)); ++edge) {
+          fault[edge] = model.IsFault(s, g.action(edge)) ? 1 : 0;
+        }
+        if (compassion) model.FlowCounts(s, counts.data() + v * width);
+      }
+    });
+  }
   std::vector<std::pair<std::uint64_t, std::uint64_t>> flows{{0, 0}};
   std::vector<std::uint8_t> flow_of(compassion ? g.num_edges() : 0, 0);
-  for (std::size_t v = 0; v < n; ++v) {
-    const State s = g.state(model, static_cast<Vertex>(v));
-    for (std::size_t i = 0; i < open.size(); ++i) {
-      bad[i][v] = !open[i]->holds(s);
-    }
+  for (std::size_t v = 0; compassion && v < n; ++v) {
     for (auto edge = g.out_begin(static_cast<Vertex>(v));
          edge != g.out_end(static_cast<Vertex>(v)); ++edge) {
-      fault[edge] = model.IsFault(s, g.action(edge));
-      if (!compassion) continue;
       std::uint64_t stays = 0, adds = 0;
-      model.CountFlows(s, g.action(edge), g.state(model, g.target(edge)), stays,
-                       adds);
+      model.CountFlows(counts.data() + v * width, g.action(edge),
+                       counts.data() + g.target(edge) * width, stays, adds);
       if (stays == 0 && adds == 0) continue;
       auto at =
           std::find(flows.begin(), flows.end(), std::make_pair(stays, adds));
@@ -733,7 +757,7 @@ void CheckLiveness(const OutboxModel& model,
   std::vector<Violation> lassos;
   for (std::size_t i = 0; i < open.size(); ++i) {
     const auto is_bad = [&](std::size_t v) { return bad[i][v]; };
-    const auto is_fault = [&](std::size_t edge) { return fault[edge]; };
+    const auto is_fault = [&](std::size_t edge) { return fault[edge] != 0; };
     const auto fair_class = [&](std::size_t edge) {
       return OutboxModel::FairnessClass(g.action(edge));
     };

@@ -32,6 +32,7 @@
 #include "explorer/model_concept.h"
 #include "explorer/state_table.h"
 #include "explorer/visited_store.h"
+#include "explorer/worker_pool.h"
 
 namespace oc::explorer {
 
@@ -39,16 +40,21 @@ template <class M>
 class StateGraph;
 
 // The whole reachable graph of `model` (unreduced), by a plain breadth-first
-// search on this thread; nullopt when it would hold more than `max_bytes`
-// bytes (StateGraph::Bytes()), which are then never allocated at once.
-// `states` and `transitions`, when known (a complete search counted them),
-// size the arrays at once, so that no array is reallocated (a reallocation
-// holds both copies for a moment) and the bytes are known before building.
+// search; nullopt when it would hold more than `max_bytes` bytes
+// (StateGraph::Bytes()), which are then never allocated at once. `states`
+// and `transitions`, when known (a complete search counted them), size the
+// arrays at once, so that no array is reallocated (a reallocation holds
+// both copies for a moment) and the bytes are known before building.
+// With `threads` > 1 the vertices are expanded a block at a time: the
+// block's states are decoded, expanded and their successors encoded and
+// hashed on every thread, then added to the graph on this one in vertex
+// order, so the graph is the same, vertex for vertex and edge for edge,
+// whatever the thread count.
 template <class M>
 std::optional<StateGraph<M>> BuildStateGraph(
     const M& model,
     std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max(),
-    std::uint64_t states = 0, std::uint64_t transitions = 0);
+    std::uint64_t states = 0, std::uint64_t transitions = 0, int threads = 1);
 
 template <class M>
 class StateGraph {
@@ -116,7 +122,7 @@ class StateGraph {
 
   friend std::optional<StateGraph> BuildStateGraph<M>(const M&, std::uint64_t,
                                                       std::uint64_t,
-                                                      std::uint64_t);
+                                                      std::uint64_t, int);
 
  private:
   static constexpr std::uint8_t kTerminal = 1, kBounded = 2;
@@ -134,7 +140,8 @@ template <class M>
 std::optional<StateGraph<M>> BuildStateGraph(const M& model,
                                              std::uint64_t max_bytes,
                                              std::uint64_t states,
-                                             std::uint64_t transitions) {
+                                             std::uint64_t transitions,
+                                             int threads) {
   using State = typename M::State;
   using Action = typename M::Action;
   using Vertex = typename StateGraph<M>::Vertex;
@@ -155,43 +162,85 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
   constexpr std::uint64_t kMaxVertices = VisitedStore::kMaxStates;
   std::vector<std::uint8_t> key(width);
   bool over = false;
-  auto vertex = [&](const State& s) -> Vertex {
-    model.Encode(s, key.data());
-    const std::uint64_t hash = HashBytes(key.data(), width);
+  // The vertex of the state encoded in `key` (hash `hash`), added if new.
+  auto vertex_of = [&](const std::uint8_t* key, std::uint64_t hash) -> Vertex {
     g.index_.Reserve(1);
     StateTable::Slot slot;
     const auto id = static_cast<std::uint32_t>(g.flags_.size());
     const auto [found, fresh] = g.index_.FindOrInsert(
         hash, id,
         [&](std::uint32_t v) {
-          return std::memcmp(g.encoding(v), key.data(), width) == 0;
+          return std::memcmp(g.encoding(v), key, width) == 0;
         },
         &slot);
     if (fresh) {
-      g.encodings_.insert(g.encodings_.end(), key.begin(), key.end());
+      g.encodings_.insert(g.encodings_.end(), key, key + width);
       g.flags_.push_back(0);
       if (g.flags_.size() >= kMaxVertices) over = true;
     }
     return found;
   };
-  for (const State& s : model.InitialStates()) vertex(s);
-  std::vector<std::pair<Action, State>> next;
-  for (Vertex v = 0; v < g.flags_.size() && !over; ++v) {
-    g.edge_begin_.push_back(g.targets_.size());
-    const State s = g.state(model, v);
-    next.clear();
-    model.Successors(s, next);
-    if (next.empty()) {
-      g.flags_[v] = model.BlockedByBound(s) ? StateGraph<M>::kBounded
-                                            : StateGraph<M>::kTerminal;
+  for (const State& s : model.InitialStates()) {
+    model.Encode(s, key.data());
+    vertex_of(key.data(), HashBytes(key.data(), width));
+  }
+  // One expanded vertex: its flag (when it has no successor), then its
+  // successors' actions, hashes and encodings, end to end.
+  struct Expansion {
+    std::uint8_t flag = 0;
+    std::vector<Action> actions;
+    std::vector<std::uint64_t> hashes;
+    std::vector<std::uint8_t> keys;
+  };
+  const int workers = std::max(1, threads);
+  WorkerPool pool(workers);
+  // A block is a few thousand vertices per thread: enough to keep every
+  // thread busy between two merges, small enough to stay in cache.
+  const std::size_t block = workers == 1 ? 1 : 2048 * workers;
+  std::vector<Expansion> expanded(block);
+  std::vector<std::vector<std::pair<Action, State>>> next(
+      static_cast<std::size_t>(workers));
+  for (Vertex v = 0; v < g.flags_.size() && !over;) {
+    const std::size_t count = std::min<std::size_t>(block, g.flags_.size() - v);
+    // Runs of 64 consecutive vertices per call: fewer hand-outs, and no
+    // two threads write next to each other in `expanded`.
+    constexpr std::size_t kRun = 64;
+    pool.ForEach((count + kRun - 1) / kRun, [&](int worker, std::size_t run) {
+      auto& successors = next[static_cast<std::size_t>(worker)];
+      const std::size_t end = std::min(count, (run + 1) * kRun);
+      for (std::size_t i = run * kRun; i < end; ++i) {
+        Expansion& x = expanded[i];
+        x.actions.clear();
+        x.hashes.clear();
+        const State s = g.state(model, static_cast<Vertex>(v + i));
+        successors.clear();
+        model.Successors(s, successors);
+        x.flag = 0;
+        if (successors.empty()) {
+          x.flag = model.BlockedByBound(s) ? StateGraph<M>::kBounded
+                                           : StateGraph<M>::kTerminal;
+        }
+        x.keys.resize(successors.size() * width);
+        for (std::size_t j = 0; j < successors.size(); ++j) {
+          std::uint8_t* at = x.keys.data() + j * width;
+          model.Encode(successors[j].second, at);
+          x.actions.push_back(successors[j].first);
+          x.hashes.push_back(HashBytes(at, width));
+        }
+      }
+    });
+    for (std::size_t i = 0; i < count && !over; ++i, ++v) {
+      const Expansion& x = expanded[i];
+      g.edge_begin_.push_back(g.targets_.size());
+      g.flags_[v] = x.flag;
+      for (std::size_t j = 0; j < x.actions.size(); ++j) {
+        g.targets_.push_back(vertex_of(x.keys.data() + j * width, x.hashes[j]));
+        g.actions_.push_back(x.actions[j]);
+      }
+      // Counts that were wrong or missing let the arrays grow: check as
+      // it goes, so that building stops near the limit.
+      if (g.Bytes() > max_bytes) over = true;
     }
-    for (const auto& [action, t] : next) {
-      g.targets_.push_back(vertex(t));
-      g.actions_.push_back(action);
-    }
-    // Counts that were wrong or missing let the arrays grow: check as it
-    // goes, so that building stops near the limit.
-    if (g.Bytes() > max_bytes) over = true;
   }
   if (over) return std::nullopt;
   g.edge_begin_.push_back(g.targets_.size());

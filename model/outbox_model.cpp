@@ -1425,6 +1425,20 @@ void OutboxModel::Abstract(const State& before,
 void OutboxModel::CountFlows(const State& from, const Action& a,
                              const State& to, std::uint64_t& stays,
                              std::uint64_t& adds) const {
+  std::array<std::uint8_t, kMaxEvents*(1 + kMaxGroups)> was, now;
+  FlowCounts(from, was.data());
+  FlowCounts(to, now.data());
+  CountFlows(was.data(), a, now.data(), stays, adds);
+}
+
+void OutboxModel::FlowCounts(const State& s, std::uint8_t* out) const {
+  for (const EventCells& row : s.events) *out++ = row.offered;
+  for (const GroupEventCells& c : s.group_events) *out++ = c.ready;
+}
+
+void OutboxModel::CountFlows(const std::uint8_t* from, const Action& a,
+                             const std::uint8_t* to, std::uint64_t& stays,
+                             std::uint64_t& adds) const {
   stays = adds = 0;
   if (!abstract_) return;
   const std::size_t events = config_.events.size();
@@ -1452,7 +1466,7 @@ void OutboxModel::CountFlows(const State& from, const Action& a,
   const bool taker =
       a.kind == ActionKind::kConsume || a.kind == ActionKind::kLoseWrite;
   for (std::size_t e = 0; e < events; ++e) {
-    const std::uint8_t was = from.events[e].offered, now = to.events[e].offered;
+    const std::uint8_t was = from[e], now = to[e];
     if (now > was || (adder && was == kCountCap && now == kCountCap)) {
       adds |= offered_bit(e);
     }
@@ -1461,9 +1475,10 @@ void OutboxModel::CountFlows(const State& from, const Action& a,
       stays |= offered_bit(e);
     }
   }
-  for (std::size_t i = 0; i < to.group_events.size(); ++i) {
-    const std::uint8_t was = from.group_events[i].ready;
-    const std::uint8_t now = to.group_events[i].ready;
+  const std::size_t cells = events * config_.groups.size();
+  for (std::size_t i = 0; i < cells; ++i) {
+    const std::uint8_t was = from[events + i];
+    const std::uint8_t now = to[events + i];
     if (now > was || (adder && was == kCountCap && now == kCountCap)) {
       adds |= ready_bit(i);
     }

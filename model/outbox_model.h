@@ -169,6 +169,17 @@ class OutboxModel {
   // not a real run (explorer/compassion.h).
   void CountFlows(const State& from, const Action& a, const State& to,
                   std::uint64_t& stays, std::uint64_t& adds) const;
+  // The same from the counts alone, as FlowCounts writes them, so that a
+  // caller can keep them per state instead of decoding every edge's ends.
+  std::size_t FlowCountsSize() const {
+    return config_.events.size() * (1 + config_.groups.size());
+  }
+  // Writes FlowCountsSize() bytes: each event's broker copies, then each
+  // group's waiting copies of each event.
+  void FlowCounts(const State& s, std::uint8_t* out) const;
+  void CountFlows(const std::uint8_t* from, const Action& a,
+                  const std::uint8_t* to, std::uint64_t& stays,
+                  std::uint64_t& adds) const;
   // The abstract state that stands for the concrete state `s` (its counts
   // saturated, its tokens renumbered), as the search's states and graph
   // hold it; `s` itself when the model does not abstract. For looking up a

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -413,6 +414,40 @@ TEST_CASE("IsFairLasso rejects a lasso that is not a fair violation") {
   const TinyGraph relay(
       "BBG", {{0, 1, 1}, {0, 2, 3}, {1, 0, 2}, {1, 2, 3}, {2, 2, 1}});
   CHECK_FALSE(Accepts(relay, Lasso{0, {}, {0, 2}}));
+}
+
+TEST_CASE(
+    "a state graph built on several threads is the one built on one, vertex "
+    "for vertex and edge for edge") {
+  using oc::explorer::testing::Grid;
+  Grid model;
+  model.n = 120;  // 14,400 states: several blocks of 2,048 per thread
+  model.with_reset = true;
+  const auto one = oc::explorer::BuildStateGraph(
+      model, std::numeric_limits<std::uint64_t>::max(), 0, 0, 1);
+  REQUIRE(one.has_value());
+  REQUIRE(one->num_vertices() == 120 * 120);
+  for (int threads : {2, 3}) {
+    CAPTURE(threads);
+    const auto many = oc::explorer::BuildStateGraph(
+        model, std::numeric_limits<std::uint64_t>::max(), 0, 0, threads);
+    REQUIRE(many.has_value());
+    REQUIRE(many->num_vertices() == one->num_vertices());
+    REQUIRE(many->num_edges() == one->num_edges());
+    bool same = true;
+    for (std::uint32_t v = 0; v < one->num_vertices(); ++v) {
+      same = same && many->state(model, v) == one->state(model, v) &&
+             many->terminal(v) == one->terminal(v) &&
+             many->out_begin(v) == one->out_begin(v);
+    }
+    for (std::size_t e = 0; e < one->num_edges(); ++e) {
+      same = same && many->target(e) == one->target(e) &&
+             many->action(e) == one->action(e);
+    }
+    CHECK(same);
+  }
+  // A limit stops the build on several threads as on one.
+  CHECK_FALSE(oc::explorer::BuildStateGraph(model, 4096, 0, 0, 2).has_value());
 }
 
 TEST_CASE("a StateGraph's fair cycles, by action class") {
