@@ -90,7 +90,8 @@ inline constexpr RelayStyleInfo kRelayStyles[] = {
     {.style = RelayStyle::kSequenceCursor,
      .name = "sequence_cursor",
      .summary = "one relay reads rows above the highest id it has relayed, in "
-                "id order, and keeps that id",
+                "id order, and keeps that id; it passes over ids still "
+                "pending, or waits at them (relay.gaps)",
      .lease_and_token = false,
      .failed_commits = false,
      .one_relay = true,
