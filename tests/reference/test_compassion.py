@@ -32,6 +32,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import fair_components as fc  # noqa: E402
+import test_fairness  # noqa: E402
 
 
 def graph(n, transitions):
@@ -279,18 +280,7 @@ def strongly_connected(edges, states, sub):
         pred[t].add(s)
     if any(not succ[s] for s in states):
         return False
-    start = next(iter(states))
-    for nxt in (succ, pred):
-        seen, todo = {start}, [start]
-        while todo:
-            v = todo.pop()
-            for w in nxt[v]:
-                if w not in seen:
-                    seen.add(w)
-                    todo.append(w)
-        if seen != states:
-            return False
-    return True
+    return test_fairness.reaches_all_both_ways(states, succ, pred)
 
 
 class Random(unittest.TestCase):

@@ -269,24 +269,33 @@ def brute_force(edges, bad, initial=0):
     return best
 
 
-def strongly_connected(edges, inside):
-    start = next(iter(inside))
-    for forward in (True, False):
+def reaches_all_both_ways(states, succ, pred):
+    """One state of `states` reaches every other by `succ` and is reached
+    from every other by `pred` (successor and predecessor sets): `states`
+    is strongly connected through those edges."""
+    start = next(iter(states))
+    for nxt in (succ, pred):
         seen, todo = {start}, [start]
         while todo:
             v = todo.pop()
-            if forward:
-                nxt = [t for _a, t, f in edges[v] if not f and t in inside]
-            else:
-                nxt = [s for s in inside for _a, t, f in edges[s]
-                       if not f and t == v]
-            for w in nxt:
+            for w in nxt[v]:
                 if w not in seen:
                     seen.add(w)
                     todo.append(w)
-        if seen != inside:
+        if seen != states:
             return False
     return True
+
+
+def strongly_connected(edges, inside):
+    succ = {s: set() for s in inside}
+    pred = {s: set() for s in inside}
+    for s in inside:
+        for _a, t, f in edges[s]:
+            if not f and t in inside:
+                succ[s].add(t)
+                pred[t].add(s)
+    return reaches_all_both_ways(inside, succ, pred)
 
 
 class Random(unittest.TestCase):
