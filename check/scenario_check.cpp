@@ -9,12 +9,14 @@
 #include <thread>
 
 #include "check/simulation.h"
+#include "check/symmetry_quotient.h"
 #include "common/text.h"
 #include "explorer/breadth_first_search.h"
 #include "explorer/compassion.h"
 #include "explorer/distributed_search.h"
 #include "explorer/fair_cycles.h"
 #include "explorer/inevitability.h"
+#include "explorer/quotient_fairness.h"
 #include "explorer/worker_pool.h"
 #include "invariants/invariant.h"
 #include "model/fault_budgets.h"
@@ -682,10 +684,97 @@ void CheckLiveness(const OutboxModel& model,
         "checks of terminal states decide every leads-to property";
     return;
   }
+  const std::uint64_t limit =
+      options.max_bytes.value_or(std::uint64_t{8} << 30);
+  const bool compassion = model.Abstracted() && !model.AbstractionExact();
+  using Vertex = explorer::StateGraph<OutboxModel>::Vertex;
+  // Per vertex, which open properties fail there; per edge, a fault? Each
+  // state is decoded once, on every thread: blocks of 64 vertices, so that
+  // no two threads write one word of a vector<bool>; a byte per edge. With
+  // `counts`, also the counts CountFlows compares, per vertex.
+  struct Marks {
+    std::vector<std::vector<bool>> bad;
+    std::vector<std::uint8_t> fault;
+    std::vector<std::uint8_t> counts;
+  };
+  auto mark = [&](const explorer::StateGraph<OutboxModel>& g,
+                  std::size_t width) {
+    const std::size_t n = g.num_vertices();
+    Marks m;
+    m.bad.assign(open.size(), std::vector<bool>(n));
+    m.fault.resize(g.num_edges());
+    m.counts.resize(n * width);
+    explorer::WorkerPool pool(threads);
+    constexpr std::size_t kBlock = 64;
+    pool.ForEach((n + kBlock - 1) / kBlock, [&](int, std::size_t b) {
+      const std::size_t end = std::min(n, (b + 1) * kBlock);
+      for (std::size_t v = b * kBlock; v < end; ++v) {
+        const State s = g.state(model, static_cast<Vertex>(v));
+        for (std::size_t i = 0; i < open.size(); ++i) {
+          m.bad[i][v] = !open[i]->holds(s);
+        }
+        for (auto edge = g.out_begin(static_cast<Vertex>(v));
+             edge != g.out_end(static_cast<Vertex>(v)); ++edge) {
+          m.fault[edge] = model.IsFault(s, g.action(edge)) ? 1 : 0;
+        }
+        if (width > 0) model.FlowCounts(s, m.counts.data() + v * width);
+      }
+    });
+    return m;
+  };
+  // First the symmetry quotient, when the search reduced by symmetry: the
+  // fair-cycle question has the same answer there (docs/SEMANTICS.md
+  // section 15, explorer/quotient_fairness.h), on as many states as the
+  // search stored. Only a property it cannot rule out goes on to the
+  // whole graph, where its lasso is found.
+  const std::size_t asked = open.size();
+  std::string quotient_note;
+  if (!e.graph && options.symmetry && model.HasSymmetry() &&
+      (!compassion || model.FlowPairsDistinct())) {
+    RenamingGroup group(model);
+    QuotientKeying keying(model, group, compassion);
+    // Its edges are about the search's transitions, which are weighted by
+    // orbit, scaled by the states stored per state.
+    const auto edges = static_cast<std::uint64_t>(
+        static_cast<double>(e.stats.transitions) *
+        static_cast<double>(e.stats.stored_states) /
+        static_cast<double>(std::max<std::uint64_t>(1, e.stats.states)));
+    const auto q = explorer::BuildKeyedGraph(
+        model, keying, limit, e.stats.stored_states, edges, threads);
+    if (q) {
+      const Marks m = mark(*q, 0);
+      const auto& labels = keying.edges();
+      std::vector<const Property*> undecided;
+      for (std::size_t i = 0; i < open.size(); ++i) {
+        const bool maybe = explorer::QuotientHasFairRun(
+            *q, [&](std::size_t v) { return m.bad[i][v]; },
+            [&](std::size_t edge) { return m.fault[edge] != 0; },
+            [&](std::size_t edge) {
+              return OutboxModel::FairnessClass(q->action(edge));
+            },
+            [&](std::size_t edge) { return labels[q->label(edge)].sigma; },
+            [&](std::size_t edge) { return labels[q->label(edge)].stays; },
+            [&](std::size_t edge) { return labels[q->label(edge)].adds; },
+            group);
+        if (maybe) undecided.push_back(open[i]);
+      }
+      quotient_note = fmt::format(
+          "over the symmetry quotient of {} orbits and {} transitions",
+          q->num_vertices(), q->num_edges());
+      if (undecided.empty()) {
+        result.liveness = fmt::format(
+            "leads-to under weak fairness{}, {}: no fair cycle avoids an "
+            "at-rest property",
+            compassion ? " (and no run taking more copies than were added)"
+                       : "",
+            quotient_note);
+        return;
+      }
+      open = std::move(undecided);
+    }
+  }
   std::optional<explorer::StateGraph<OutboxModel>> built;
   if (!e.graph) {
-    const std::uint64_t limit =
-        options.max_bytes.value_or(std::uint64_t{8} << 30);
     built = explorer::BuildStateGraph(model, limit, e.stats.states,
                                       e.stats.transitions, threads);
     if (!built) {
@@ -699,39 +788,17 @@ void CheckLiveness(const OutboxModel& model,
     }
   }
   const auto& g = e.graph ? *e.graph : *built;
-  using Vertex = explorer::StateGraph<OutboxModel>::Vertex;
   const std::size_t n = g.num_vertices();
-  // Per vertex, which open properties fail there; per edge, a fault? Each
-  // state is decoded once, on every thread: blocks of 64 vertices, so that
-  // no two threads write one word of a vector<bool>; a byte per edge.
-  std::vector<std::vector<bool>> bad(open.size(), std::vector<bool>(n));
-  std::vector<std::uint8_t> fault(g.num_edges());
   // Over-approximated counts: each edge's count flows (CountFlows), as an
   // index into a table of the distinct (stays, adds) pairs; the last
   // entry, "adds to everything", stands for any pair past the table's
   // size, which can only keep more cycles (each then replayed). The
   // counts they compare are kept per vertex, so no edge is decoded.
-  const bool compassion = model.Abstracted() && !model.AbstractionExact();
   const std::size_t width = compassion ? model.FlowCountsSize() : 0;
-  std::vector<std::uint8_t> counts(n * width);
-  {
-    explorer::WorkerPool pool(threads);
-    constexpr std::size_t kBlock = 64;
-    pool.ForEach((n + kBlock - 1) / kBlock, [&](int, std::size_t b) {
-      const std::size_t end = std::min(n, (b + 1) * kBlock);
-      for (std::size_t v = b * kBlock; v < end; ++v) {
-        const State s = g.state(model, static_cast<Vertex>(v));
-        for (std::size_t i = 0; i < open.size(); ++i) {
-          bad[i][v] = !open[i]->holds(s);
-        }
-        for (auto edge = g.out_begin(static_cast<Vertex>(v));
-             edge != g.out_end(static_cast<Vertex>(v)); ++edge) {
-          fault[edge] = model.IsFault(s, g.action(edge)) ? 1 : 0;
-        }
-        if (compassion) model.FlowCounts(s, counts.data() + v * width);
-      }
-    });
-  }
+  const Marks marks = mark(g, width);
+  const auto& bad = marks.bad;
+  const auto& fault = marks.fault;
+  const auto& counts = marks.counts;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> flows{{0, 0}};
   std::vector<std::uint8_t> flow_of(compassion ? g.num_edges() : 0, 0);
   for (std::size_t v = 0; compassion && v < n; ++v) {
@@ -783,15 +850,20 @@ void CheckLiveness(const OutboxModel& model,
     lassos.push_back(std::move(v));
   }
   result.liveness = fmt::format(
-      "leads-to under weak fairness{}, over the whole graph of {} states and "
-      "{} transitions: {}",
-      compassion ? " (and no run taking more copies than were added)" : "", n,
-      g.num_edges(),
+      "leads-to under weak fairness{}, {}over the whole graph of {} states "
+      "and {} transitions: {}",
+      compassion ? " (and no run taking more copies than were added)" : "",
+      quotient_note.empty()
+          ? std::string()
+          : fmt::format("{} (which settled {} of the {} at-rest properties), "
+                        "then ",
+                        quotient_note, asked - open.size(), asked),
+      n, g.num_edges(),
       lassos.empty()
           ? std::string("no fair cycle avoids an at-rest property")
           : fmt::format("{} of the {} at-rest properties can be put off for "
                         "ever",
-                        lassos.size(), open.size()));
+                        lassos.size(), asked));
   for (Violation& v : lassos) e.violations.push_back(std::move(v));
   std::stable_sort(e.violations.begin(), e.violations.end(),
                    [](const Violation& a, const Violation& b) {

@@ -29,6 +29,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "explorer/model_concept.h"
 #include "explorer/state_table.h"
 #include "explorer/visited_store.h"
@@ -46,15 +50,37 @@ class StateGraph;
 // arrays at once, so that no array is reallocated (a reallocation holds
 // both copies for a moment) and the bytes are known before building.
 // With `threads` > 1 the vertices are expanded a block at a time: the
-// block's states are decoded, expanded and their successors encoded and
-// hashed on every thread, then added to the graph on this one in vertex
-// order, so the graph is the same, vertex for vertex and edge for edge,
-// whatever the thread count.
+// block's states are decoded, expanded and their successors encoded,
+// hashed and looked up among the vertices known before the block on every
+// thread, then added to the graph on this one in vertex order, so the
+// graph is the same, vertex for vertex and edge for edge, whatever the
+// thread count.
 template <class M>
 std::optional<StateGraph<M>> BuildStateGraph(
     const M& model,
     std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max(),
     std::uint64_t states = 0, std::uint64_t transitions = 0, int threads = 1);
+
+// As BuildStateGraph, but a vertex is whatever `keying` names by the same
+// bytes (a quotient graph, when those bytes are an orbit's), and each edge
+// carries a 32-bit label. `keying` offers:
+//   Scratch: per-thread buffers, default-constructible;
+//   Label: a value type, what Key says of one edge;
+//   void KeyInitial(const State& s, uint8_t* out, Scratch&): the bytes of
+//     an initial state;
+//   Label Key(const State& from, const Action& a, const State& to,
+//             uint8_t* out, Scratch&): the bytes of `to`, successor of
+//     `from` by `a`, and the edge's label;
+//   uint32_t Intern(const Label&): the label's number, called on the
+//     building thread only, in edge order.
+// A vertex's state is model.Decode of its bytes, and its out-edges are the
+// successors of that state, whatever state first gave those bytes.
+template <class M, class Keying>
+std::optional<StateGraph<M>> BuildKeyedGraph(const M& model, Keying& keying,
+                                             std::uint64_t max_bytes,
+                                             std::uint64_t states,
+                                             std::uint64_t transitions,
+                                             int threads);
 
 template <class M>
 class StateGraph {
@@ -85,6 +111,8 @@ class StateGraph {
   std::size_t out_degree(Vertex v) const { return out_end(v) - out_begin(v); }
   Vertex target(Edge e) const { return targets_[e]; }
   const Action& action(Edge e) const { return actions_[e]; }
+  // The label BuildKeyedGraph gave edge e. REQUIRES: the graph has labels.
+  std::uint32_t label(Edge e) const { return labels_[e]; }
   // The vertex whose out-edge e is (a binary search).
   Vertex source(Edge e) const {
     const auto it = std::upper_bound(edge_begin_.begin(), edge_begin_.end(), e);
@@ -107,22 +135,27 @@ class StateGraph {
     return encodings_.capacity() + flags_.capacity() +
            edge_begin_.capacity() * sizeof(std::uint64_t) +
            targets_.capacity() * sizeof(Vertex) +
-           actions_.capacity() * sizeof(Action) + index_.Bytes();
+           actions_.capacity() * sizeof(Action) +
+           labels_.capacity() * sizeof(std::uint32_t) + index_.Bytes();
   }
 
   // What a graph of `vertices` states with encodings of `width` bytes and
   // `edges` transitions holds once built (Bytes()), to decide before
   // building whether it fits.
   static std::uint64_t BytesFor(std::uint64_t vertices, std::uint64_t edges,
-                                std::size_t width) {
+                                std::size_t width, bool labels = false) {
     return vertices * (width + 1 + sizeof(std::uint64_t)) +
-           sizeof(std::uint64_t) + edges * (sizeof(Vertex) + sizeof(Action)) +
+           sizeof(std::uint64_t) +
+           edges * (sizeof(Vertex) + sizeof(Action) +
+                    (labels ? sizeof(std::uint32_t) : 0)) +
            StateTable::BytesFor(vertices);
   }
 
-  friend std::optional<StateGraph> BuildStateGraph<M>(const M&, std::uint64_t,
-                                                      std::uint64_t,
-                                                      std::uint64_t, int);
+  template <class Model, class Keying>
+  friend std::optional<StateGraph<Model>> BuildKeyedGraph(const Model&, Keying&,
+                                                          std::uint64_t,
+                                                          std::uint64_t,
+                                                          std::uint64_t, int);
 
  private:
   static constexpr std::uint8_t kTerminal = 1, kBounded = 2;
@@ -133,8 +166,59 @@ class StateGraph {
   std::vector<std::uint64_t> edge_begin_;  // num_vertices() + 1 offsets
   std::vector<Vertex> targets_;            // per edge
   std::vector<Action> actions_;            // per edge
+  std::vector<std::uint32_t> labels_;      // per edge, or none
   StateTable index_;                       // hash of encoding -> vertex
 };
+
+namespace detail {
+
+// BuildStateGraph's keying: a state's own encoding, and no labels.
+template <class M>
+struct PlainKeying {
+  struct Scratch {};
+  struct Label {};
+  static constexpr bool kLabels = false;
+  const M& model;
+  void KeyInitial(const typename M::State& s, std::uint8_t* out,
+                  Scratch&) const {
+    model.Encode(s, out);
+  }
+  Label Key(const typename M::State&, const typename M::Action&,
+            const typename M::State& to, std::uint8_t* out, Scratch&) const {
+    model.Encode(to, out);
+    return {};
+  }
+  std::uint32_t Intern(const Label&) const { return 0; }
+};
+
+// Asks the kernel to back v's reserved (untouched) memory with huge pages
+// where it can; a hint, with no effect on what the program computes.
+template <class T>
+void AdviseHugePages(std::vector<T>& v) {
+#if defined(__linux__)
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  const std::uintptr_t end = begin + v.capacity() * sizeof(T);
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+  if (end > first + kHuge) {
+    madvise(reinterpret_cast<void*>(first), (end - first) & ~(kHuge - 1),
+            MADV_HUGEPAGE);
+  }
+#else
+  (void)v;
+#endif
+}
+
+template <class Keying>
+constexpr bool KeyingLabels() {
+  if constexpr (requires { Keying::kLabels; }) {
+    return Keying::kLabels;
+  } else {
+    return true;
+  }
+}
+
+}  // namespace detail
 
 template <class M>
 std::optional<StateGraph<M>> BuildStateGraph(const M& model,
@@ -142,11 +226,25 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
                                              std::uint64_t states,
                                              std::uint64_t transitions,
                                              int threads) {
+  detail::PlainKeying<M> keying{model};
+  return BuildKeyedGraph(model, keying, max_bytes, states, transitions,
+                         threads);
+}
+
+template <class M, class Keying>
+std::optional<StateGraph<M>> BuildKeyedGraph(const M& model, Keying& keying,
+                                             std::uint64_t max_bytes,
+                                             std::uint64_t states,
+                                             std::uint64_t transitions,
+                                             int threads) {
   using State = typename M::State;
   using Action = typename M::Action;
   using Vertex = typename StateGraph<M>::Vertex;
+  using Label = typename Keying::Label;
+  constexpr bool kLabels = detail::KeyingLabels<Keying>();
   const std::size_t width = model.EncodedSize();
-  if (StateGraph<M>::BytesFor(states, transitions, width) > max_bytes) {
+  if (StateGraph<M>::BytesFor(states, transitions, width, kLabels) >
+      max_bytes) {
     return std::nullopt;
   }
   StateGraph<M> g;
@@ -156,7 +254,14 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
   g.edge_begin_.reserve(states + 1);
   g.targets_.reserve(transitions);
   g.actions_.reserve(transitions);
+  if constexpr (kLabels) g.labels_.reserve(transitions);
   g.index_.Reserve(states);
+  // The edge arrays are written on this thread alone, so their first-touch
+  // page faults are serial: fewer of them with huge pages.
+  detail::AdviseHugePages(g.targets_);
+  detail::AdviseHugePages(g.actions_);
+  detail::AdviseHugePages(g.labels_);
+  detail::AdviseHugePages(g.encodings_);
   // Vertices get ids past the one being expanded; the graph's 32-bit
   // targets and the index's ids leave one value spare.
   constexpr std::uint64_t kMaxVertices = VisitedStore::kMaxStates;
@@ -180,19 +285,26 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
     }
     return found;
   };
+  const int workers = std::max(1, threads);
+  std::vector<typename Keying::Scratch> scratch(
+      static_cast<std::size_t>(workers));
   for (const State& s : model.InitialStates()) {
-    model.Encode(s, key.data());
+    keying.KeyInitial(s, key.data(), scratch[0]);
     vertex_of(key.data(), HashBytes(key.data(), width));
   }
   // One expanded vertex: its flag (when it has no successor), then its
-  // successors' actions, hashes and encodings, end to end.
+  // successors' actions, labels, hashes and encodings, end to end.
   struct Expansion {
     std::uint8_t flag = 0;
     std::vector<Action> actions;
+    std::vector<Label> labels;
     std::vector<std::uint64_t> hashes;
     std::vector<std::uint8_t> keys;
+    // The successor's vertex when the graph had it before this block
+    // (looked up on the expanding thread), kNoVertex otherwise.
+    std::vector<Vertex> known;
   };
-  const int workers = std::max(1, threads);
+  constexpr Vertex kNoVertex = std::numeric_limits<Vertex>::max();
   WorkerPool pool(workers);
   // A block is a few thousand vertices per thread: enough to keep every
   // thread busy between two merges, small enough to stay in cache.
@@ -211,7 +323,9 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
       for (std::size_t i = run * kRun; i < end; ++i) {
         Expansion& x = expanded[i];
         x.actions.clear();
+        x.labels.clear();
         x.hashes.clear();
+        x.known.clear();
         const State s = g.state(model, static_cast<Vertex>(v + i));
         successors.clear();
         model.Successors(s, successors);
@@ -223,9 +337,18 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
         x.keys.resize(successors.size() * width);
         for (std::size_t j = 0; j < successors.size(); ++j) {
           std::uint8_t* at = x.keys.data() + j * width;
-          model.Encode(successors[j].second, at);
+          [[maybe_unused]] Label label =
+              keying.Key(s, successors[j].first, successors[j].second, at,
+                         scratch[static_cast<std::size_t>(worker)]);
+          if constexpr (kLabels) x.labels.push_back(label);
           x.actions.push_back(successors[j].first);
           x.hashes.push_back(HashBytes(at, width));
+          // The index is only read while the block expands.
+          const auto id = g.index_.Find(x.hashes.back(), [&](auto v) {
+            return std::memcmp(g.encoding(static_cast<Vertex>(v)), at, width) ==
+                   0;
+          });
+          x.known.push_back(id ? static_cast<Vertex>(*id) : kNoVertex);
         }
       }
     });
@@ -234,8 +357,12 @@ std::optional<StateGraph<M>> BuildStateGraph(const M& model,
       g.edge_begin_.push_back(g.targets_.size());
       g.flags_[v] = x.flag;
       for (std::size_t j = 0; j < x.actions.size(); ++j) {
-        g.targets_.push_back(vertex_of(x.keys.data() + j * width, x.hashes[j]));
+        g.targets_.push_back(
+            x.known[j] != kNoVertex
+                ? x.known[j]
+                : vertex_of(x.keys.data() + j * width, x.hashes[j]));
         g.actions_.push_back(x.actions[j]);
+        if constexpr (kLabels) g.labels_.push_back(keying.Intern(x.labels[j]));
       }
       // Counts that were wrong or missing let the arrays grow: check as
       // it goes, so that building stops near the limit.

@@ -160,6 +160,39 @@ std::string FormatAction(const Config& config, const Action& a) {
   return std::string(info.name);
 }
 
+ArgumentsTaken ArgumentsOf(ActionKind kind) {
+  ArgumentsTaken t;
+  switch (kKinds[static_cast<int>(kind)].args) {
+    case Args::kRelayEvent:
+      t.relay = t.event = true;
+      break;
+    case Args::kRelay:
+      t.relay = true;
+      break;
+    case Args::kEvent:
+      t.event = true;
+      break;
+    case Args::kGroupInstanceEvent:
+      t.group = t.instance = t.event = true;
+      break;
+    case Args::kGroupInstance:
+      t.group = t.instance = true;
+      break;
+    case Args::kGroupEvent:
+      t.group = t.event = true;
+      break;
+    case Args::kGroup:
+      t.group = true;
+      break;
+    case Args::kGroupPartitionInstance:
+      t.group = t.partition = t.instance = true;
+      break;
+    case Args::kNone:
+      break;
+  }
+  return t;
+}
+
 std::vector<ActionArgument> ActionArguments(const Config& config,
                                             const Action& a) {
   auto relay = [&] {

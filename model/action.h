@@ -86,6 +86,13 @@ struct Action {
   bool operator==(const Action&) const = default;
 };
 
+// Which arguments actions of `kind` take (the others are zero).
+struct ArgumentsTaken {
+  bool relay = false, event = false, group = false, instance = false,
+       partition = false;
+};
+ArgumentsTaken ArgumentsOf(ActionKind kind);
+
 // "claim(A, e1)"; instance numbers printed from 1.
 // REQUIRES: the action's indices are within `config`.
 std::string FormatAction(const Config& config, const Action& action);

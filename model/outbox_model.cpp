@@ -1431,6 +1431,44 @@ void OutboxModel::CountFlows(const State& from, const Action& a,
   CountFlows(was.data(), a, now.data(), stays, adds);
 }
 
+Action OutboxModel::RenameAction(const Action& a, const Renaming& r) const {
+  const ArgumentsTaken takes = ArgumentsOf(a.kind);
+  Action b = a;
+  if (takes.relay) b.relay = r.relay_to[a.relay];
+  if (takes.event) b.event = r.event_to[a.event];
+  if (takes.instance) {
+    const int first = first_instance_[a.group];
+    b.instance =
+        static_cast<std::uint8_t>(r.instance_to[first + a.instance] - first);
+  }
+  return b;
+}
+
+// CountFlows' bits: event e's broker copies at bit e, and the waiting
+// copies of (group g, event e) at bit 16 + g * events + e, modulo 64.
+bool OutboxModel::FlowPairsDistinct() const {
+  return config_.events.size() <= 16 &&
+         16 + config_.groups.size() * config_.events.size() <= 64;
+}
+
+std::uint64_t OutboxModel::RenameFlowPairs(std::uint64_t mask,
+                                           const Renaming& r) const {
+  const std::size_t events = config_.events.size();
+  std::uint64_t out = 0;
+  for (std::size_t e = 0; e < events; ++e) {
+    if (mask >> e & 1) out |= std::uint64_t{1} << r.event_to[e];
+  }
+  for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+    for (std::size_t e = 0; e < events; ++e) {
+      const std::size_t bit = (16 + g * events + e) % 64;
+      if (mask >> bit & 1) {
+        out |= std::uint64_t{1} << ((16 + g * events + r.event_to[e]) % 64);
+      }
+    }
+  }
+  return out;
+}
+
 void OutboxModel::FlowCounts(const State& s, std::uint8_t* out) const {
   for (const EventCells& row : s.events) *out++ = row.offered;
   for (const GroupEventCells& c : s.group_events) *out++ = c.ready;

@@ -93,6 +93,26 @@ class OutboxModel {
   std::uint64_t OrbitSize(const State& s, SymmetryScratch& scratch) const {
     return symmetry_.OrbitSize(s, codec_, scratch);
   }
+  // For the leads-to check on the symmetry quotient (docs/SEMANTICS.md
+  // section 15). Canonicalize, also giving a renaming r with r(s) the
+  // orbit's least member. A renaming r takes action a at s to action
+  // RenameAction(a, r) at r(s), and a mask of CountFlows' counts of s to
+  // RenameFlowPairs(mask, r) of r(s); the latter is a renaming of the bits
+  // only while no two counts share one (FlowPairsDistinct). EncodeRenamed
+  // writes the encoding of r(s).
+  Renaming CanonicalRenaming(const State& s, std::uint8_t* out,
+                             SymmetryScratch& scratch) const {
+    Renaming used = Renaming::Identity();
+    symmetry_.Canonicalize(s, codec_, out, scratch, &used);
+    return used;
+  }
+  Action RenameAction(const Action& a, const Renaming& r) const;
+  std::uint64_t RenameFlowPairs(std::uint64_t mask, const Renaming& r) const;
+  bool FlowPairsDistinct() const;
+  void EncodeRenamed(const State& s, const Renaming& r,
+                     std::uint8_t* out) const {
+    codec_.EncodeRenamed(s, r, out);
+  }
 
   // Partial-order reduction (model/partial_order.h): whether it applies to
   // this configuration, what it is (or why it is off), and the successors

@@ -484,10 +484,12 @@ Renaming Symmetry::Arrange(const State& s, const Permutation& to,
 }
 
 void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
-                            std::uint8_t* out, Scratch& scratch) const {
+                            std::uint8_t* out, Scratch& scratch,
+                            Renaming* used) const {
   const std::size_t n = codec.size();
   std::vector<Permutation>& perms = scratch.perms;
   Candidates(s, &perms);
+  std::size_t best = 0;
   codec.EncodeRenamed(s, Arrange(s, perms[0], nullptr, nullptr), out);
   std::array<std::uint8_t, kMaxEncoded> candidate;
   for (std::size_t p = 1; p < perms.size(); ++p) {
@@ -495,8 +497,10 @@ void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
                         candidate.data());
     if (std::memcmp(candidate.data(), out, n) < 0) {
       std::memcpy(out, candidate.data(), n);
+      best = p;
     }
   }
+  if (used) *used = Arrange(s, perms[best], nullptr, nullptr);
 }
 
 std::uint64_t Symmetry::OrbitSize(const State& s, const StateCodec& codec,

@@ -71,8 +71,11 @@ class Symmetry {
   };
 
   // Writes codec.size() bytes: the encoding of the orbit's least member.
+  // `used`, when given, gets a renaming that takes s to that member (its
+  // entries past the configuration's relays, events and instances are
+  // left as they were).
   void Canonicalize(const State& s, const StateCodec& codec, std::uint8_t* out,
-                    Scratch& scratch) const;
+                    Scratch& scratch, Renaming* used = nullptr) const;
   // The number of distinct states s's orbit holds (saturates at 2^64 - 1).
   std::uint64_t OrbitSize(const State& s, const StateCodec& codec,
                           Scratch& scratch) const;

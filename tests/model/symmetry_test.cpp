@@ -11,9 +11,12 @@
 #include <deque>
 #include <numeric>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "explorer/breadth_first_search.h"
+#include "model/action.h"
+#include "model/fault_budgets.h"
 #include "model/outbox_model.h"
 #include "model_test_util.h"
 
@@ -196,6 +199,48 @@ std::vector<State> Reachable(const OutboxModel& m, std::set<Bytes>& encodings) {
   return states;
 }
 
+// The renaming CanonicalRenaming gives takes each state to its canonical
+// form, and its successors, actions and count flows to those of the
+// canonical form (what the leads-to check on the quotient relies on):
+// for every successor (a, t) of s, the representative has the successor
+// (RenameAction(a, r), r(t)), one for one, with the flows renamed.
+void CheckRenamedSuccessors(const OutboxModel& m,
+                            const std::vector<State>& states) {
+  OutboxModel::SymmetryScratch scratch;
+  Bytes bytes(m.EncodedSize()), renamed(m.EncodedSize());
+  for (const State& s : states) {
+    const Renaming r = m.CanonicalRenaming(s, bytes.data(), scratch);
+    CHECK(bytes == Canonical(m, s));
+    m.EncodeRenamed(s, r, renamed.data());
+    CHECK(renamed == bytes);
+    const State rep = m.Decode(bytes.data());
+    std::vector<std::pair<Action, State>> from_s, from_rep;
+    m.Successors(s, from_s);
+    m.Successors(rep, from_rep);
+    std::multiset<std::pair<std::string, Bytes>> expected, actual;
+    for (const auto& [a, t] : from_s) {
+      m.EncodeRenamed(t, r, renamed.data());
+      std::uint64_t stays = 0, adds = 0;
+      m.CountFlows(s, a, t, stays, adds);
+      const Action b = m.RenameAction(a, r);
+      expected.insert({FormatAction(m.config(), b) + " " +
+                           std::to_string(m.RenameFlowPairs(stays, r)) + " " +
+                           std::to_string(m.RenameFlowPairs(adds, r)) + " " +
+                           (m.IsFault(s, a) ? "fault" : ""),
+                       renamed});
+    }
+    for (const auto& [b, u] : from_rep) {
+      std::uint64_t stays = 0, adds = 0;
+      m.CountFlows(rep, b, u, stays, adds);
+      actual.insert({FormatAction(m.config(), b) + " " + std::to_string(stays) +
+                         " " + std::to_string(adds) + " " +
+                         (m.IsFault(rep, b) ? "fault" : ""),
+                     Encode(m, u)});
+    }
+    CHECK(expected == actual);
+  }
+}
+
 // Every reachable state of `config`, renamed every way: canonical forms
 // and orbit sizes must agree with the brute force.
 void CheckAgainstEveryRenaming(const Config& config) {
@@ -237,10 +282,44 @@ void CheckAgainstEveryRenaming(const Config& config) {
   // States with equal canonical forms are renamings of each other: the
   // orbits of the classes cover the reachable states exactly once.
   CHECK(orbit_sum == states.size());
+  CheckRenamedSuccessors(m, states);
 }
 
 TEST_CASE("canonical forms and orbit sizes agree with every renaming") {
   CheckAgainstEveryRenaming(SymmetricConfig());
+}
+
+TEST_CASE(
+    "with any number of faults, the canonical renaming carries successors, "
+    "faults and count flows over") {
+  // Saturated counts and renumbered tokens: CountFlows' pairs are live.
+  // Two relays, two instances, two events.
+  Config c = testing::MakeConfig(2, 2, {Strategy::kCreditInbox}, 2);
+  for (Event& e : c.events) {
+    e.key.reset();
+    e.version.reset();
+  }
+  c.budgets.premature_expiries = kAnyBudget;
+  c.budgets.lost_consumer_acks = kAnyBudget;
+  c.budgets.redeliveries = kAnyBudget;
+  REQUIRE(Validate(c).ok());
+  const OutboxModel m(c);
+  REQUIRE(m.Abstracted());
+  REQUIRE(m.FlowPairsDistinct());
+  REQUIRE(m.SymmetryDescription().starts_with(
+      "relays r1 r2 (2!); instances of g1 (2!); events e1 e2 (2!)"));
+  // Breadth-first, each state queued once, up to 20,000 states.
+  std::vector<State> states = m.InitialStates();
+  std::set<Bytes> seen = {Encode(m, states.front())};
+  for (std::size_t i = 0; i < states.size() && states.size() < 20'000; ++i) {
+    std::vector<std::pair<Action, State>> next;
+    m.Successors(states[i], next);
+    for (auto& [a, t] : next) {
+      if (seen.insert(Encode(m, t)).second) states.push_back(t);
+    }
+  }
+  REQUIRE(states.size() > 1000);
+  CheckRenamedSuccessors(m, states);
 }
 
 TEST_CASE(
