@@ -195,43 +195,20 @@ ArgumentsTaken ArgumentsOf(ActionKind kind) {
 
 std::vector<ActionArgument> ActionArguments(const Config& config,
                                             const Action& a) {
-  auto relay = [&] {
-    return ActionArgument{"relay", config.relays[a.relay], {}};
-  };
-  auto event = [&] {
-    return ActionArgument{"event", config.events[a.event].name, {}};
-  };
-  auto group = [&] {
-    return ActionArgument{"group", config.groups[a.group].name, {}};
-  };
-  auto instance = [&] {
-    const int n = a.instance + 1;
-    return ActionArgument{"instance", fmt::format("{}", n), n};
-  };
-  switch (kKinds[static_cast<int>(a.kind)].args) {
-    case Args::kRelayEvent:
-      return {relay(), event()};
-    case Args::kRelay:
-      return {relay()};
-    case Args::kEvent:
-      return {event()};
-    case Args::kGroupInstanceEvent:
-      return {group(), instance(), event()};
-    case Args::kGroupInstance:
-      return {group(), instance()};
-    case Args::kGroupEvent:
-      return {group(), event()};
-    case Args::kGroup:
-      return {group()};
-    case Args::kGroupPartitionInstance:
-      return {
-          group(),
-          ActionArgument{"partition", fmt::format("p{}", a.partition + 1), {}},
-          instance()};
-    case Args::kNone:
-      break;
+  // Every kind's text form names its arguments in this order.
+  const ArgumentsTaken takes = ArgumentsOf(a.kind);
+  std::vector<ActionArgument> out;
+  if (takes.relay) out.push_back({"relay", config.relays[a.relay], {}});
+  if (takes.group) out.push_back({"group", config.groups[a.group].name, {}});
+  if (takes.partition) {
+    out.push_back({"partition", fmt::format("p{}", a.partition + 1), {}});
   }
-  return {};
+  if (takes.instance) {
+    const int n = a.instance + 1;
+    out.push_back({"instance", fmt::format("{}", n), n});
+  }
+  if (takes.event) out.push_back({"event", config.events[a.event].name, {}});
+  return out;
 }
 
 Result<Action> ParseAction(const Config& config, std::string_view text) {

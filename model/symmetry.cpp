@@ -489,18 +489,18 @@ void Symmetry::Canonicalize(const State& s, const StateCodec& codec,
   const std::size_t n = codec.size();
   std::vector<Permutation>& perms = scratch.perms;
   Candidates(s, &perms);
-  std::size_t best = 0;
-  codec.EncodeRenamed(s, Arrange(s, perms[0], nullptr, nullptr), out);
+  Renaming first = Arrange(s, perms[0], nullptr, nullptr);
+  codec.EncodeRenamed(s, first, out);
+  if (used) *used = first;
   std::array<std::uint8_t, kMaxEncoded> candidate;
   for (std::size_t p = 1; p < perms.size(); ++p) {
-    codec.EncodeRenamed(s, Arrange(s, perms[p], nullptr, nullptr),
-                        candidate.data());
+    const Renaming r = Arrange(s, perms[p], nullptr, nullptr);
+    codec.EncodeRenamed(s, r, candidate.data());
     if (std::memcmp(candidate.data(), out, n) < 0) {
       std::memcpy(out, candidate.data(), n);
-      best = p;
+      if (used) *used = r;
     }
   }
-  if (used) *used = Arrange(s, perms[best], nullptr, nullptr);
 }
 
 std::uint64_t Symmetry::OrbitSize(const State& s, const StateCodec& codec,

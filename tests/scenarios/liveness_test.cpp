@@ -109,6 +109,17 @@ std::optional<Found> FoundWith(const Scenario& scenario, bool symmetry,
   return found;
 }
 
+// Checks that both found the same, and returns how many lassos.
+int Compare(const Found& quotient, const Found& whole) {
+  std::string a, b;
+  for (const std::string& v : quotient.violations) a += v + "\n";
+  for (const std::string& v : whole.violations) b += v + "\n";
+  CHECK(a == b);
+  return static_cast<int>(std::count_if(
+      whole.violations.begin(), whole.violations.end(),
+      [](const std::string& v) { return v.find("| loop:") != v.npos; }));
+}
+
 TEST_CASE(
     "the leads-to check on the symmetry quotient finds what the whole "
     "graph shows" *
@@ -138,14 +149,8 @@ TEST_CASE(
     const auto quotient = FoundWith(s, true, 1'000'000);
     REQUIRE(quotient.has_value());
     INFO(file);
-    std::string a, b;
-    for (const std::string& v : quotient->violations) a += v + "\n";
-    for (const std::string& v : whole->violations) b += v + "\n";
-    CHECK(a == b);
+    lassos += Compare(*quotient, *whole);
     ++compared;
-    lassos += static_cast<int>(std::count_if(
-        whole->violations.begin(), whole->violations.end(),
-        [](const std::string& v) { return v.find("| loop:") != v.npos; }));
     if (quotient->liveness.find("symmetry quotient") != std::string::npos) {
       ++settled;
     }
@@ -200,14 +205,8 @@ TEST_CASE(
     const auto quotient = FoundWith(parsed.value(), true, 300'000);
     REQUIRE(quotient.has_value());
     INFO(text);
-    std::string a, b;
-    for (const std::string& v : quotient->violations) a += v + "\n";
-    for (const std::string& v : whole->violations) b += v + "\n";
-    CHECK(a == b);
+    lassos += Compare(*quotient, *whole);
     ++compared;
-    lassos += static_cast<int>(std::count_if(
-        whole->violations.begin(), whole->violations.end(),
-        [](const std::string& v) { return v.find("| loop:") != v.npos; }));
     if (quotient->liveness.find("symmetry quotient") != std::string::npos &&
         quotient->liveness.find("whole graph") == std::string::npos) {
       ++quotient_only;
