@@ -771,6 +771,16 @@ void CheckLiveness(const OutboxModel& model,
         return;
       }
       open = std::move(undecided);
+    } else {
+      // The whole graph is bigger still.
+      Undecided(result,
+                fmt::format("the leads-to check needs the state graph's "
+                            "symmetry quotient of {} orbits and about {} "
+                            "transitions, which would take more than {} MiB; "
+                            "the at-rest properties were checked in terminal "
+                            "states only",
+                            e.stats.stored_states, edges, limit >> 20));
+      return;
     }
   }
   std::optional<explorer::StateGraph<OutboxModel>> built;

@@ -302,3 +302,36 @@ TEST_CASE("outages may be \"any\" too") {
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+TEST_CASE(
+    "a symmetry quotient too big for the memory cap stops the leads-to "
+    "check, inconclusive") {
+  Scenario s = Bundled("bench/8-unbounded.toml");
+  CheckOptions options;
+  options.threads = 1;
+  options.graph_limit = 0;
+  // The search fits in 4 MiB; the quotient of its 35,904 orbits and about
+  // 300,000 transitions does not.
+  options.max_bytes = std::uint64_t{4} << 20;
+  const Result<ScenarioResult> result = CheckScenario(s, options);
+  REQUIRE(result.ok());
+  const ScenarioResult& r = result.value();
+  CHECK(r.exploration.complete());
+  CHECK(r.outcome == Outcome::kInconclusive);
+  REQUIRE(r.mismatches.size() == 1);
+  CHECK(r.mismatches[0].find("symmetry quotient of 35904 orbits") !=
+        std::string::npos);
+  // With room, the same check clears every property on the quotient.
+  options.max_bytes.reset();
+  const Result<ScenarioResult> roomy = CheckScenario(s, options);
+  REQUIRE(roomy.ok());
+  CHECK(roomy.value().outcome == Outcome::kAsExpected);
+  CHECK(roomy.value().liveness.value_or("").find(
+            "over the symmetry quotient of 35904 orbits") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace oc
