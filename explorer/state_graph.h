@@ -16,6 +16,10 @@
 // encodings to vertices (Find). States are decoded on demand, by the model
 // the graph was built from. Bytes() is what all of it holds.
 //
+// BuildKeyedGraph builds the same kind of graph with vertices named by
+// other bytes (one vertex per symmetry orbit, for the leads-to check on
+// the quotient) and a 32-bit label per edge.
+//
 // A value type; reading it from several threads at once is safe.
 
 #ifndef OUTBOX_CHECK_EXPLORER_STATE_GRAPH_H_
