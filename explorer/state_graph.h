@@ -307,6 +307,8 @@ std::optional<StateGraph<M>> BuildKeyedGraph(const M& model, Keying& keying,
     // The successor's vertex when the graph had it before this block
     // (looked up on the expanding thread), kNoVertex otherwise.
     std::vector<Vertex> known;
+    std::vector<std::uint32_t> label_ids;  // the labels' numbers
+    std::size_t first_edge = 0;            // the id of its first edge
   };
   constexpr Vertex kNoVertex = std::numeric_limits<Vertex>::max();
   WorkerPool pool(workers);
@@ -330,6 +332,7 @@ std::optional<StateGraph<M>> BuildKeyedGraph(const M& model, Keying& keying,
         x.labels.clear();
         x.hashes.clear();
         x.known.clear();
+        x.label_ids.clear();
         const State s = g.state(model, static_cast<Vertex>(v + i));
         successors.clear();
         model.Successors(s, successors);
@@ -356,22 +359,50 @@ std::optional<StateGraph<M>> BuildKeyedGraph(const M& model, Keying& keying,
         }
       }
     });
-    for (std::size_t i = 0; i < count && !over; ++i, ++v) {
-      const Expansion& x = expanded[i];
-      g.edge_begin_.push_back(g.targets_.size());
-      g.flags_[v] = x.flag;
+    // On this thread, in vertex and edge order: the new vertices, each
+    // edge's place and label number. Then the edges are copied on every
+    // thread.
+    const std::size_t edges_before = g.targets_.size();
+    std::size_t edges = edges_before;
+    for (std::size_t i = 0; i < count && !over; ++i) {
+      Expansion& x = expanded[i];
+      x.first_edge = edges;
+      g.edge_begin_.push_back(edges);
+      g.flags_[v + i] = x.flag;
       for (std::size_t j = 0; j < x.actions.size(); ++j) {
-        g.targets_.push_back(
-            x.known[j] != kNoVertex
-                ? x.known[j]
-                : vertex_of(x.keys.data() + j * width, x.hashes[j]));
-        g.actions_.push_back(x.actions[j]);
-        if constexpr (kLabels) g.labels_.push_back(keying.Intern(x.labels[j]));
+        if (x.known[j] == kNoVertex) {
+          x.known[j] = vertex_of(x.keys.data() + j * width, x.hashes[j]);
+        }
+        if constexpr (kLabels)
+          x.label_ids.push_back(keying.Intern(x.labels[j]));
       }
-      // Counts that were wrong or missing let the arrays grow: check as
-      // it goes, so that building stops near the limit.
-      if (g.Bytes() > max_bytes) over = true;
+      edges += x.actions.size();
     }
+    if (over) break;
+    g.targets_.resize(edges);
+    g.actions_.resize(edges);
+    if constexpr (kLabels) g.labels_.resize(edges);
+    pool.ForEach((count + kRun - 1) / kRun, [&](int, std::size_t run) {
+      const std::size_t end = std::min(count, (run + 1) * kRun);
+      for (std::size_t i = run * kRun; i < end; ++i) {
+        const Expansion& x = expanded[i];
+        std::copy(
+            x.known.begin(), x.known.end(),
+            g.targets_.begin() + static_cast<std::ptrdiff_t>(x.first_edge));
+        std::copy(
+            x.actions.begin(), x.actions.end(),
+            g.actions_.begin() + static_cast<std::ptrdiff_t>(x.first_edge));
+        if constexpr (kLabels) {
+          std::copy(
+              x.label_ids.begin(), x.label_ids.end(),
+              g.labels_.begin() + static_cast<std::ptrdiff_t>(x.first_edge));
+        }
+      }
+    });
+    v += static_cast<Vertex>(count);
+    // Counts that were wrong or missing let the arrays grow: check after
+    // each block, so that building stops near the limit.
+    if (g.Bytes() > max_bytes) over = true;
   }
   if (over) return std::nullopt;
   g.edge_begin_.push_back(g.targets_.size());
