@@ -127,13 +127,8 @@ std::uint32_t RenamingGroup::Inverse(std::uint32_t a) {
 std::uint64_t RenamingGroup::ActOnClass(std::uint32_t a,
                                         std::uint64_t fair_class) const {
   if (a == 0) return fair_class;
-  Action action;
-  action.kind = static_cast<ActionKind>(fair_class & 0xff);
-  action.relay = static_cast<std::uint8_t>(fair_class >> 8);
-  action.event = static_cast<std::uint8_t>(fair_class >> 16);
-  action.group = static_cast<std::uint8_t>(fair_class >> 24);
-  action.instance = static_cast<std::uint8_t>(fair_class >> 32);
-  return OutboxModel::FairnessClass(model_.RenameAction(action, elements_[a]));
+  return OutboxModel::FairnessClass(model_.RenameAction(
+      OutboxModel::ActionOfFairnessClass(fair_class), elements_[a]));
 }
 
 std::uint64_t RenamingGroup::ActOnPairs(std::uint32_t a,

@@ -41,7 +41,6 @@ class RenamingGroup {
   // A mask of CountFlows' counts renamed by a.
   std::uint64_t ActOnPairs(std::uint32_t a, std::uint64_t mask) const;
 
-  std::size_t size() const { return elements_.size(); }
   // Whether a and b rename the model's relays, events and instances alike.
   bool Same(const Renaming& a, const Renaming& b) const;
 
@@ -70,7 +69,6 @@ class RenamingGroup {
 struct QuotientEdge {
   std::uint32_t sigma = 0;
   std::uint64_t stays = 0, adds = 0;
-  bool operator==(const QuotientEdge&) const = default;
 };
 
 // The keying for explorer::BuildKeyedGraph. Labels number the distinct

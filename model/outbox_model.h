@@ -221,6 +221,16 @@ class OutboxModel {
            static_cast<std::uint64_t>(a.group) << 24 |
            static_cast<std::uint64_t>(a.instance) << 32;
   }
+  // The action whose class FairnessClass gave (its partition left 0).
+  static Action ActionOfFairnessClass(std::uint64_t fair_class) {
+    Action a;
+    a.kind = static_cast<ActionKind>(fair_class & 0xff);
+    a.relay = static_cast<std::uint8_t>(fair_class >> 8);
+    a.event = static_cast<std::uint8_t>(fair_class >> 16);
+    a.group = static_cast<std::uint8_t>(fair_class >> 24);
+    a.instance = static_cast<std::uint8_t>(fair_class >> 32);
+    return a;
+  }
 
   // A lease expiry of `event` in `s` would be premature (it spends the
   // budget X, and reports call it so).

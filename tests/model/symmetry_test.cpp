@@ -219,6 +219,11 @@ void CheckRenamedSuccessors(const OutboxModel& m,
     m.Successors(rep, from_rep);
     std::multiset<std::pair<std::string, Bytes>> expected, actual;
     for (const auto& [a, t] : from_s) {
+      // A fairness class names its action (all but the partition).
+      Action unpartitioned = a;
+      unpartitioned.partition = 0;
+      CHECK(OutboxModel::ActionOfFairnessClass(OutboxModel::FairnessClass(a)) ==
+            unpartitioned);
       m.EncodeRenamed(t, r, renamed.data());
       std::uint64_t stays = 0, adds = 0;
       m.CountFlows(s, a, t, stays, adds);
