@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -172,15 +173,45 @@ explorer::Options SearchOptions(const Scenario& scenario,
   return search;
 }
 
+// The bytes the leads-to check may hold in a state graph.
+std::uint64_t LivenessGraphLimit(const CheckOptions& options) {
+  return options.max_bytes.value_or(std::uint64_t{8} << 30);
+}
+
+// Whether the leads-to check asks its question on the symmetry quotient
+// (see CheckLiveness): the search reduces by symmetry, and the count flows
+// an over-approximation labels edges with can be renamed.
+bool QuotientApplies(const OutboxModel& model, const CheckOptions& options) {
+  const bool compassion = model.Abstracted() && !model.AbstractionExact();
+  return options.symmetry && model.HasSymmetry() &&
+         (!compassion || model.FlowPairsDistinct());
+}
+
+// The symmetry quotient's renamings and keying, for the search to record
+// the quotient graph with (when the leads-to check will ask for it) and
+// the check to read its labels with.
+struct Quotient {
+  Quotient(const OutboxModel& model, bool counts)
+      : group(model), keying(model, group, counts) {}
+  RenamingGroup group;
+  QuotientKeying keying;
+};
+
 // The exhaustive search `options` ask for: on this process, or spread
-// over the ranks of CheckOptions::distributed.
+// over the ranks of CheckOptions::distributed. With `quotient`, a search
+// on this process records the symmetry quotient's graph as it goes.
 Exploration Search(const OutboxModel& model,
                    const std::vector<Property>& properties,
-                   const explorer::Options& search,
-                   const CheckOptions& options) {
+                   const explorer::Options& search, const CheckOptions& options,
+                   Quotient* quotient = nullptr) {
   if (options.distributed != nullptr) {
     return explorer::ExploreDistributed<OutboxModel>(model, properties, search,
                                                      *options.distributed);
+  }
+  if (quotient != nullptr && !search.partial_order) {
+    return explorer::ExploreRecording<OutboxModel>(model, properties, search,
+                                                   quotient->keying,
+                                                   LivenessGraphLimit(options));
   }
   return explorer::Explore<OutboxModel>(model, properties, search);
 }
@@ -650,7 +681,8 @@ void Judge(ScenarioResult& result) {
 // counts are abstracted, or when the search kept the graph anyway.
 void CheckLiveness(const OutboxModel& model,
                    const std::vector<Property>& properties,
-                   const CheckOptions& options, ScenarioResult& result) {
+                   const CheckOptions& options, Quotient* recorded,
+                   ScenarioResult& result) {
   Exploration& e = result.exploration;
   std::vector<const Property*> open;
   for (const Property& p : properties) {
@@ -684,8 +716,7 @@ void CheckLiveness(const OutboxModel& model,
         "checks of terminal states decide every leads-to property";
     return;
   }
-  const std::uint64_t limit =
-      options.max_bytes.value_or(std::uint64_t{8} << 30);
+  const std::uint64_t limit = LivenessGraphLimit(options);
   const bool compassion = model.Abstracted() && !model.AbstractionExact();
   using Vertex = explorer::StateGraph<OutboxModel>::Vertex;
   // Per vertex, which open properties fail there; per edge, a fault? Each
@@ -729,21 +760,29 @@ void CheckLiveness(const OutboxModel& model,
   // whole graph, where its lasso is found.
   const std::size_t asked = open.size();
   std::string quotient_note;
-  if (!e.graph && options.symmetry && model.HasSymmetry() &&
-      (!compassion || model.FlowPairsDistinct())) {
-    RenamingGroup group(model);
-    QuotientKeying keying(model, group, compassion);
+  if (!e.graph && QuotientApplies(model, options)) {
+    // The graph the search recorded, or else one built now.
+    std::unique_ptr<Quotient> own;
+    Quotient* quotient = recorded;
     // Its edges are about the search's transitions, which are weighted by
     // orbit, scaled by the states stored per state.
     const auto edges = static_cast<std::uint64_t>(
         static_cast<double>(e.stats.transitions) *
         static_cast<double>(e.stats.stored_states) /
         static_cast<double>(std::max<std::uint64_t>(1, e.stats.states)));
-    const auto q = explorer::BuildKeyedGraph(
-        model, keying, limit, e.stats.stored_states, edges, threads);
+    std::optional<explorer::StateGraph<OutboxModel>> q;
+    if (recorded != nullptr && e.recorded) {
+      q = std::move(e.recorded);
+      e.recorded.reset();
+    } else {
+      own = std::make_unique<Quotient>(model, compassion);
+      quotient = own.get();
+      q = explorer::BuildKeyedGraph(model, quotient->keying, limit,
+                                    e.stats.stored_states, edges, threads);
+    }
     if (q) {
       const Marks m = mark(*q, 0);
-      const auto& labels = keying.edges();
+      const auto& labels = quotient->keying.edges();
       std::vector<const Property*> undecided;
       for (std::size_t i = 0; i < open.size(); ++i) {
         const bool maybe = explorer::QuotientHasFairRun(
@@ -755,7 +794,7 @@ void CheckLiveness(const OutboxModel& model,
             [&](std::size_t edge) { return labels[q->label(edge)].sigma; },
             [&](std::size_t edge) { return labels[q->label(edge)].stays; },
             [&](std::size_t edge) { return labels[q->label(edge)].adds; },
-            group);
+            quotient->group);
         if (maybe) undecided.push_back(open[i]);
       }
       quotient_note = fmt::format(
@@ -1149,6 +1188,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   const OutboxModel& model = *result.model;
   const std::vector<Property> properties =
       PropertiesFor(scenario.invariants, result.scenario.expressions, model);
+  std::unique_ptr<Quotient> quotient;
 
   if (!scenario.order.empty()) {
     if (Status s = Replay(model, properties, result); !s.ok()) return s;
@@ -1170,7 +1210,18 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
   } else {
     explorer::Options search = SearchOptions(scenario, options);
     search.partial_order = UsePartialOrder(scenario, options.partial_order);
-    result.exploration = Search(model, properties, search, options);
+    // The leads-to check of abstracted counts (CheckLiveness) reads the
+    // symmetry quotient's graph: recorded by the search, which meets every
+    // edge of it anyway.
+    if (model.Abstracted() && QuotientApplies(model, options) &&
+        std::any_of(properties.begin(), properties.end(), [](const auto& p) {
+          return p.kind == explorer::PropertyKind::kAtRest;
+        })) {
+      quotient = std::make_unique<Quotient>(
+          model, model.Abstracted() && !model.AbstractionExact());
+    }
+    result.exploration =
+        Search(model, properties, search, options, quotient.get());
     if (result.exploration.partial_order &&
         !result.exploration.violations.empty() &&
         !Interrupted(result.exploration, options)) {
@@ -1179,13 +1230,15 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
       result.partial_order_rerun = result.exploration.partial_order;
       result.partial_order_stored = result.exploration.stats.stored_states;
       search.partial_order = false;
-      result.exploration = Search(model, properties, search, options);
+      result.exploration =
+          Search(model, properties, search, options, quotient.get());
     }
   }
   if (scenario.order.empty() && !options.simulate &&
       !Interrupted(result.exploration, options)) {
-    CheckLiveness(model, properties, options, result);
+    CheckLiveness(model, properties, options, quotient.get(), result);
   }
+  result.exploration.recorded.reset();
   if (model.Abstracted() && scenario.order.empty() && !options.simulate) {
     result.abstraction = model.AbstractionDescription();
     ConfirmOnConcreteModel(result);

@@ -58,16 +58,19 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <new>
 #include <optional>
 #include <span>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "explorer/exploration.h"
 #include "explorer/found_violations.h"
 #include "explorer/model_concept.h"
+#include "explorer/page_allocator.h"
 #include "explorer/state_graph.h"
 #include "explorer/state_table.h"
 #include "explorer/visited_store.h"
@@ -232,12 +235,52 @@ struct PartialOrderScratchOf<M> {
   using type = typename M::PartialOrderScratch;
 };
 
+// The keying of a search that records no graph.
+struct NoKeying {
+  struct Scratch {};
+  struct Label {};
+};
+
+template <Model M, class Keying>
+Exploration<M> Search(const M& model,
+                      std::span<const Property<typename M::State>> properties,
+                      const Options& options, Keying* keying,
+                      std::uint64_t max_recorded_bytes);
+
 }  // namespace detail
 
 template <Model M>
 Exploration<M> Explore(const M& model,
                        std::span<const Property<typename M::State>> properties,
                        const Options& options = {}) {
+  return detail::Search<M, detail::NoKeying>(model, properties, options,
+                                             nullptr, 0);
+}
+
+// Explore, recording as it goes the graph of the states it stores
+// (Exploration::recorded): the graph BuildKeyedGraph(model, keying, ...)
+// would build afterwards, vertex for vertex, edge for edge and label for
+// label, without expanding every state again. `keying` is as for
+// BuildKeyedGraph, and must name states by the bytes the search stores
+// them under (their canonical form under symmetry). Its Key replaces the
+// search's own keying of successors, on every thread, and Intern is
+// called on this thread in edge order. The recording is given up, and the
+// search goes on, when it would hold more than `max_recorded_bytes`, or
+// pass Options::max_bytes with the search; and it is kept only when the
+// search completes. Not with partial-order reduction (then nothing is
+// recorded).
+template <Model M, class Keying>
+Exploration<M> ExploreRecording(
+    const M& model, std::span<const Property<typename M::State>> properties,
+    const Options& options, Keying& keying, std::uint64_t max_recorded_bytes) {
+  return detail::Search<M, Keying>(model, properties, options, &keying,
+                                   max_recorded_bytes);
+}
+
+template <Model M, class Keying>
+Exploration<M> detail::Search(
+    const M& model, std::span<const Property<typename M::State>> properties,
+    const Options& options, Keying* keying, std::uint64_t max_recorded_bytes) {
   using State = typename M::State;
   using Action = typename M::Action;
   using detail::Chunk;
@@ -255,6 +298,8 @@ Exploration<M> Explore(const M& model,
     por = options.partial_order && model.HasPartialOrder();
     if (por) result.partial_order = model.PartialOrderDescription();
   }
+  constexpr bool kCanRecord = !std::is_same_v<Keying, detail::NoKeying>;
+  bool record = kCanRecord && keying != nullptr && !por;
   const int threads =
       options.threads > 0
           ? options.threads
@@ -277,6 +322,8 @@ Exploration<M> Explore(const M& model,
     std::vector<std::uint64_t> hashes;
   };
   std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
+  std::vector<typename Keying::Scratch> keying_scratch(
+      record ? static_cast<std::size_t>(pool.size()) : 0);
   auto key_of = [&](const State& s, std::uint8_t* out, int worker = 0) {
     if constexpr (Symmetric<M>) {
       if (reduce) {
@@ -367,6 +414,54 @@ Exploration<M> Explore(const M& model,
 
   // The batch's chunks (explained below).
   std::vector<Chunk> chunks;
+  // Recording (ExploreRecording): per chunk, each candidate's action and
+  // label and each expanded state's flag; and the graph so far, in the
+  // parts StateGraph::FromParts takes. The edge arrays reserve room for
+  // as many edges as the recording may hold (address space only: see
+  // PageAllocator), so that they are not moved as they grow, and each
+  // batch's edges are written in place by the threads.
+  using Label = typename Keying::Label;
+  struct alignas(64) RecordedChunk {
+    std::vector<Action> actions;
+    std::vector<Label> labels;
+    std::vector<std::uint8_t> flags;
+    std::size_t Bytes() const {
+      return actions.capacity() * sizeof(Action) +
+             labels.capacity() * sizeof(Label) + flags.capacity();
+    }
+  };
+  std::vector<RecordedChunk> recorded_chunks;
+  using Vertex = typename StateGraph<M>::Vertex;
+  struct Recording {
+    PageVector<std::uint8_t> flags;
+    PageVector<std::uint64_t> edge_begin;
+    PageVector<Vertex> targets;
+    PageVector<Action> actions;
+    PageVector<std::uint32_t> labels;
+    // What it holds (see StateGraph::Bytes).
+    std::size_t Bytes() const {
+      return flags.size() + edge_begin.size() * 8 +
+             targets.size() * sizeof(Vertex) + actions.size() * sizeof(Action) +
+             labels.size() * 4;
+    }
+  } recording;
+  if (record) {
+    const std::size_t edges =
+        max_recorded_bytes / (sizeof(Vertex) + sizeof(Action) + 4);
+    try {
+      recording.targets.reserve(edges);
+      recording.actions.reserve(edges);
+      recording.labels.reserve(edges);
+      detail::AdviseHugePages(recording.targets);
+      detail::AdviseHugePages(recording.actions);
+      detail::AdviseHugePages(recording.labels);
+    } catch (const std::bad_alloc&) {
+      // No room reserved: the arrays grow as vectors do.
+    }
+  }
+  std::uint64_t recording_bytes = 0;  // recording.Bytes()
+  // What the store and the recording hold.
+  auto held_bytes = [&] { return store.HeldBytes() + recording_bytes; };
   detail::FoundViolations<M> found(properties);
   // Turns a batch's hits, sorted, into traces.
   auto record_hits = [&](std::vector<Hit>& hits) {
@@ -427,11 +522,98 @@ Exploration<M> Explore(const M& model,
   // not always given back to the system).
   double successors_per_state = 0;
   // Frees a batch that did not fit; true if a smaller one is worth a try.
+  // The recording never takes memory the search needs: where the search
+  // would not fit, the recording is given up first.
+  auto give_up_recording = [&] {
+    recording = Recording();
+    recording_bytes = 0;
+    std::vector<RecordedChunk>().swap(recorded_chunks);
+    record = false;
+  };
   auto drop_batch = [&](std::size_t states) {
     for (Chunk& chunk : chunks) chunk.Release();
+    for (RecordedChunk& r : recorded_chunks) r = RecordedChunk();
     held = 0;
+    if (record) {
+      give_up_recording();
+      return true;  // the same batch again, unrecorded
+    }
     if (states <= 1) return false;
     batch_states = std::max<std::size_t>(1, states / 4);
+    return true;
+  };
+  // Adds a committed batch's states and transitions to the recording, or
+  // gives the recording up when it would not fit (then false).
+  auto RecordBatch = [&](std::size_t batch, std::size_t batch_end,
+                         std::size_t chunk_states, std::size_t n_chunks) {
+    std::vector<std::size_t> first_edge(n_chunks + 1, recording.targets.size());
+    for (std::size_t c = 0; c < n_chunks; ++c) {
+      first_edge[c + 1] = first_edge[c] + chunks[c].ids.size();
+    }
+    const std::size_t edges = first_edge[n_chunks];
+    const std::size_t states = batch_end - batch;
+    // Arrays that grow past what they reserved hold their old copy too.
+    std::size_t moving = 0;
+    auto grows = [&](const auto& v, std::size_t size) {
+      if (size > v.capacity()) moving += v.capacity() * sizeof(v[0]);
+    };
+    grows(recording.flags, recording.flags.size() + states);
+    grows(recording.edge_begin, recording.edge_begin.size() + states);
+    grows(recording.targets, edges);
+    grows(recording.actions, edges);
+    grows(recording.labels, edges);
+    const std::size_t after = recording.Bytes() + states * 9 +
+                              (edges - recording.targets.size()) *
+                                  (sizeof(Vertex) + sizeof(Action) + 4);
+    if (after > max_recorded_bytes ||
+        store.HeldBytes() + held + after + moving > max_bytes) {
+      give_up_recording();
+      return false;
+    }
+    peak = std::max<std::uint64_t>(peak,
+                                   store.HeldBytes() + held + after + moving);
+    recording.targets.resize(edges);
+    recording.actions.resize(edges);
+    recording.labels.resize(edges);
+    // On every thread: the ids the deduplication left provisional (of a
+    // state first met in this batch, given to the candidate that was
+    // fresh with it), then each chunk's edges in their place.
+    pool.ForEach(n_chunks, [&](int, std::size_t c) {
+      Chunk& chunk = chunks[c];
+      for (std::size_t k = 0; k < chunk.fresh.size(); ++k) {
+        std::uint32_t& id = chunk.ids[k];
+        if (chunk.fresh[k] || !VisitedStore::IsProvisional(id)) continue;
+        const auto [other, candidate] =
+            store.FreshCandidate(chunk.hashes[k], id);
+        id = chunks[other].ids[candidate];
+      }
+    });
+    pool.ForEach(n_chunks, [&](int, std::size_t c) {
+      const auto at = static_cast<std::ptrdiff_t>(first_edge[c]);
+      std::copy(chunks[c].ids.begin(), chunks[c].ids.end(),
+                recording.targets.begin() + at);
+      std::copy(recorded_chunks[c].actions.begin(),
+                recorded_chunks[c].actions.end(),
+                recording.actions.begin() + at);
+    });
+    // On this thread, in order: the states, and the labels' numbers.
+    for (std::size_t c = 0; c < n_chunks; ++c) {
+      const Chunk& chunk = chunks[c];
+      const RecordedChunk& r = recorded_chunks[c];
+      const std::size_t first = batch + c * chunk_states;
+      const std::size_t last = std::min(batch_end, first + chunk_states);
+      std::size_t k = 0;
+      for (std::size_t i = first; i < last; ++i) {
+        recording.edge_begin.push_back(first_edge[c] + k);
+        recording.flags.push_back(r.flags[i - first]);
+        for (; k < chunk.parents.size() && chunk.parents[k] == i; ++k) {
+          if constexpr (kCanRecord) {
+            recording.labels[first_edge[c] + k] = keying->Intern(r.labels[k]);
+          }
+        }
+      }
+    }
+    recording_bytes = recording.Bytes();
     return true;
   };
   std::uint64_t expanded = 0, next_progress = options.progress_every;
@@ -449,7 +631,8 @@ Exploration<M> Explore(const M& model,
         options.max_depth && depth >= *options.max_depth;
     for (std::size_t batch = level_begin;
          batch < level_end && result.stop == Stop::kComplete;) {
-      if (store.HeldBytes() + held >= max_bytes) {
+      if (record && held_bytes() + held >= max_bytes) give_up_recording();
+      if (held_bytes() + held >= max_bytes) {
         result.stop = Stop::kMaxMemory;
         break;
       }
@@ -462,7 +645,7 @@ Exploration<M> Explore(const M& model,
         // Half the memory left, at about width + 64 bytes per candidate
         // (its buffers, its share of the tables and deduplication).
         const double left =
-            static_cast<double>(max_bytes - store.HeldBytes() - held) / 2;
+            static_cast<double>(max_bytes - held_bytes() - held) / 2;
         const double fit =
             left / (successors_per_state * static_cast<double>(width + 64));
         states =
@@ -473,12 +656,15 @@ Exploration<M> Explore(const M& model,
       const std::size_t n_chunks =
           (batch_end - batch + chunk_states - 1) / chunk_states;
       if (chunks.size() < n_chunks) chunks.resize(n_chunks);
+      if (record && recorded_chunks.size() < n_chunks) {
+        recorded_chunks.resize(n_chunks);
+      }
       for (std::size_t p = 0; p < properties.size(); ++p) {
         known[p] = found.has(p);
       }
 
       // 1. Generate.
-      const std::uint64_t store_bytes = store.HeldBytes();
+      const std::uint64_t store_bytes = held_bytes();
       over = false;
       pool.ForEach(n_chunks, [&](int worker, std::size_t c) {
         // Kept by the worker from chunk to chunk (growing it anew for each
@@ -489,10 +675,16 @@ Exploration<M> Explore(const M& model,
         bool using_successors = true;
         Chunk& chunk = chunks[c];
         chunk.Clear(classes);
+        RecordedChunk* recorded = record ? &recorded_chunks[c] : nullptr;
+        if (recorded) {
+          recorded->actions.clear();
+          recorded->labels.clear();
+          recorded->flags.clear();
+        }
         // Brings `held` up to what the chunk holds now.
         auto account = [&] {
           const std::size_t now =
-              chunk.Bytes() +
+              chunk.Bytes() + (recorded ? recorded->Bytes() : 0) +
               (using_successors ? successors.capacity() * sizeof(successors[0])
                                 : 0);
           if (now > chunk.accounted) {
@@ -544,6 +736,13 @@ Exploration<M> Explore(const M& model,
             }
           }
           if (!expanded) model.Successors(current, successors);
+          const bool bounded =
+              successors.empty() && model.BlockedByBound(current);
+          if (recorded) {
+            recorded->flags.push_back(!successors.empty() ? 0
+                                      : bounded ? StateGraph<M>::kBounded
+                                                : StateGraph<M>::kTerminal);
+          }
           account();
           // The state stands for its orbit: its states, and their
           // transitions (counted here, where every stored state passes
@@ -551,7 +750,7 @@ Exploration<M> Explore(const M& model,
           const std::uint64_t weight = orbit_of(current, worker);
           chunk.states += weight;
           if (successors.empty()) {
-            if (model.BlockedByBound(current)) {
+            if (bounded) {
               chunk.dead_ends += weight;
               continue;
             }
@@ -597,6 +796,14 @@ Exploration<M> Explore(const M& model,
             if (keyed) {
               std::memcpy(key, own.keys.data() + j * width, width);
               hash = own.hashes[j];
+            } else if (recorded) {
+              if constexpr (kCanRecord) {
+                recorded->labels.push_back(keying->Key(
+                    current, action, next, key,
+                    keying_scratch[static_cast<std::size_t>(worker)]));
+                recorded->actions.push_back(action);
+              }
+              hash = HashBytes(key, width);
             } else {
               key_of(next, key, worker);
               hash = HashBytes(key, width);
@@ -632,7 +839,7 @@ Exploration<M> Explore(const M& model,
       }
       // The shards' tables grow first: for every candidate, at worst.
       const std::uint64_t deduplicating =
-          store.BytesToDeduplicate(per_shard) + held;
+          store.BytesToDeduplicate(per_shard) + recording_bytes + held;
       if (deduplicating > max_bytes) {
         if (drop_batch(batch_end - batch)) continue;
         result.stop = Stop::kMaxMemory;
@@ -642,9 +849,9 @@ Exploration<M> Explore(const M& model,
       pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
         store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
           Chunk& chunk = chunks[c];
-          return VisitedStore::Candidates{chunk.by_shard[s], chunk.keys.data(),
-                                          chunk.hashes.data(),
-                                          chunk.fresh.data()};
+          return VisitedStore::Candidates{
+              chunk.by_shard[s], chunk.keys.data(), chunk.hashes.data(),
+              chunk.fresh.data(), record ? chunk.ids.data() : nullptr};
         });
       });
 
@@ -666,12 +873,16 @@ Exploration<M> Explore(const M& model,
       }
       // The deduplication left provisional entries: the batch cannot be
       // tried again, so what does not fit ends the search.
+      if (record &&
+          store.BytesAfterResize(end_id) + recording_bytes + held > max_bytes) {
+        give_up_recording();
+      }
       if (store.BytesAfterResize(end_id) + held > max_bytes) {
         end_id = std::max(store.size(), std::min(end_id, store.Capacity()));
         result.stop = Stop::kMaxMemory;
       }
       store.Resize(end_id);
-      peak = std::max<std::uint64_t>(peak, store.HeldBytes() + held);
+      peak = std::max<std::uint64_t>(peak, held_bytes() + held);
       pool.ForEach(n_chunks, [&](int, std::size_t c) {
         Chunk& chunk = chunks[c];
         std::size_t id = first_id[c];
@@ -696,6 +907,9 @@ Exploration<M> Explore(const M& model,
           return chunks[c].ids[k];
         });
       });
+      if (record && result.stop == Stop::kComplete) {
+        RecordBatch(batch, batch_end, chunk_states, n_chunks);
+      }
 
       // Sums, and the violations in serial order.
       std::vector<Hit> hits;
@@ -763,8 +977,29 @@ Exploration<M> Explore(const M& model,
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
   std::vector<Chunk>().swap(chunks);
+  std::vector<RecordedChunk>().swap(recorded_chunks);
+  if (record && result.complete() && recording.flags.size() == store.size()) {
+    // Every stored state was expanded: the graph is whole.
+    PageVector<std::uint8_t> encodings;
+    encodings.resize(store.size() * width);
+    peak = std::max<std::uint64_t>(peak, held_bytes() + encodings.size());
+    constexpr std::size_t kRun = RecordBlocks::kPerBlock;
+    pool.ForEach((store.size() + kRun - 1) / kRun, [&](int, std::size_t b) {
+      const std::size_t first = b * kRun;
+      const std::size_t n = std::min(kRun, store.size() - first);
+      std::memcpy(encodings.data() + first * width,
+                  store.at(static_cast<std::uint32_t>(first)), n * width);
+    });
+    recording.edge_begin.push_back(recording.targets.size());
+    result.recorded = StateGraph<M>::FromParts(
+        width, std::move(encodings), std::move(recording.flags),
+        std::move(recording.edge_begin), std::move(recording.targets),
+        std::move(recording.actions), std::move(recording.labels));
+  }
+  recording = Recording();
+  recording_bytes = 0;
   detail::KeepGraph(model, options.graph_limit, options.graph_bytes_limit, por,
-                    store.HeldBytes(), max_bytes, result, peak);
+                    held_bytes(), max_bytes, result, peak);
   result.stats.peak_bytes = peak;
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

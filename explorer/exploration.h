@@ -142,6 +142,10 @@ struct Exploration {
   bool graph_over_limit = false;
   bool graph_over_memory = false;
 
+  // The graph of the stored states, with labelled edges, when the search
+  // was asked to record it (ExploreRecording), completed, and it fitted.
+  std::optional<StateGraph<M>> recorded;
+
   bool complete() const { return stop == Stop::kComplete; }
 };
 

@@ -38,6 +38,7 @@
 #endif
 
 #include "explorer/model_concept.h"
+#include "explorer/page_allocator.h"
 #include "explorer/state_table.h"
 #include "explorer/visited_store.h"
 #include "explorer/worker_pool.h"
@@ -123,7 +124,9 @@ class StateGraph {
     return static_cast<Vertex>(it - edge_begin_.begin() - 1);
   }
 
-  // The vertex of state `s`, if it is in the graph.
+  // The vertex of state `s`, if it is in the graph. REQUIRES: the graph
+  // was built by BuildStateGraph or BuildKeyedGraph (one assembled by
+  // FromParts has no index).
   std::optional<Vertex> Find(const M& model, const State& s) const {
     std::vector<std::uint8_t> key(width_);
     model.Encode(s, key.data());
@@ -134,13 +137,13 @@ class StateGraph {
     return static_cast<Vertex>(*id);
   }
 
-  // Bytes allocated for the graph.
+  // Bytes the graph holds: its arrays' elements (address space they
+  // reserved past those is not committed until written) and its index.
   std::size_t Bytes() const {
-    return encodings_.capacity() + flags_.capacity() +
-           edge_begin_.capacity() * sizeof(std::uint64_t) +
-           targets_.capacity() * sizeof(Vertex) +
-           actions_.capacity() * sizeof(Action) +
-           labels_.capacity() * sizeof(std::uint32_t) + index_.Bytes();
+    return encodings_.size() + flags_.size() +
+           edge_begin_.size() * sizeof(std::uint64_t) +
+           targets_.size() * sizeof(Vertex) + actions_.size() * sizeof(Action) +
+           labels_.size() * sizeof(std::uint32_t) + index_.Bytes();
   }
 
   // What a graph of `vertices` states with encodings of `width` bytes and
@@ -155,6 +158,30 @@ class StateGraph {
            StateTable::BytesFor(vertices);
   }
 
+  // A graph whose vertices and edges were found elsewhere (a search that
+  // recorded its transitions): `encodings` of `width` bytes per vertex,
+  // and per vertex its flag (kTerminal, kBounded or 0) and first edge,
+  // with one more entry, the number of edges, at the end; per edge its
+  // target, action and label (`labels` empty: none). It has no index.
+  static constexpr std::uint8_t kTerminal = 1, kBounded = 2;
+  static StateGraph FromParts(std::size_t width,
+                              PageVector<std::uint8_t> encodings,
+                              PageVector<std::uint8_t> flags,
+                              PageVector<std::uint64_t> edge_begin,
+                              PageVector<Vertex> targets,
+                              PageVector<Action> actions,
+                              PageVector<std::uint32_t> labels) {
+    StateGraph g;
+    g.width_ = width;
+    g.encodings_ = std::move(encodings);
+    g.flags_ = std::move(flags);
+    g.edge_begin_ = std::move(edge_begin);
+    g.targets_ = std::move(targets);
+    g.actions_ = std::move(actions);
+    g.labels_ = std::move(labels);
+    return g;
+  }
+
   template <class Model, class Keying>
   friend std::optional<StateGraph<Model>> BuildKeyedGraph(const Model&, Keying&,
                                                           std::uint64_t,
@@ -162,16 +189,16 @@ class StateGraph {
                                                           std::uint64_t, int);
 
  private:
-  static constexpr std::uint8_t kTerminal = 1, kBounded = 2;
-
   std::size_t width_ = 0;
-  std::vector<std::uint8_t> encodings_;    // width_ bytes per vertex
-  std::vector<std::uint8_t> flags_;        // kTerminal | kBounded
-  std::vector<std::uint64_t> edge_begin_;  // num_vertices() + 1 offsets
-  std::vector<Vertex> targets_;            // per edge
-  std::vector<Action> actions_;            // per edge
-  std::vector<std::uint32_t> labels_;      // per edge, or none
-  StateTable index_;                       // hash of encoding -> vertex
+  // Their memory is committed page by page as it is first written
+  // (PageAllocator), by the threads that write it.
+  PageVector<std::uint8_t> encodings_;    // width_ bytes per vertex
+  PageVector<std::uint8_t> flags_;        // kTerminal | kBounded
+  PageVector<std::uint64_t> edge_begin_;  // num_vertices() + 1 offsets
+  PageVector<Vertex> targets_;            // per edge
+  PageVector<Action> actions_;            // per edge
+  PageVector<std::uint32_t> labels_;      // per edge, or none
+  StateTable index_;                      // hash of encoding -> vertex
 };
 
 namespace detail {
@@ -197,12 +224,13 @@ struct PlainKeying {
 
 // Asks the kernel to back v's reserved (untouched) memory with huge pages
 // where it can; a hint, with no effect on what the program computes.
-template <class T>
-void AdviseHugePages(std::vector<T>& v) {
+template <class Vector>
+void AdviseHugePages(Vector& v) {
 #if defined(__linux__)
   constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
   const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-  const std::uintptr_t end = begin + v.capacity() * sizeof(T);
+  const std::uintptr_t end =
+      begin + v.capacity() * sizeof(typename Vector::value_type);
   const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
   if (end > first + kHuge) {
     madvise(reinterpret_cast<void*>(first), (end - first) & ~(kHuge - 1),
@@ -260,8 +288,8 @@ std::optional<StateGraph<M>> BuildKeyedGraph(const M& model, Keying& keying,
   g.actions_.reserve(transitions);
   if constexpr (kLabels) g.labels_.reserve(transitions);
   g.index_.Reserve(states);
-  // The edge arrays are written on this thread alone, so their first-touch
-  // page faults are serial: fewer of them with huge pages.
+  // Fewer first-touch page faults with huge pages, where the kernel gives
+  // them.
   detail::AdviseHugePages(g.targets_);
   detail::AdviseHugePages(g.actions_);
   detail::AdviseHugePages(g.labels_);

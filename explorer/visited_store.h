@@ -141,17 +141,24 @@ class VisitedStore {
   }
 
   // One chunk's candidates for a shard: their indices (in order), and the
-  // chunk's keys, hashes and fresh marks, indexed by candidate.
+  // chunk's keys, hashes and fresh marks, indexed by candidate; and, when
+  // not null, where to write the id each candidate that is not fresh was
+  // found under (see Deduplicate).
   struct Candidates {
     const std::vector<std::uint32_t>& indices;
     const std::uint8_t* keys;
     const std::uint64_t* hashes;
     std::uint8_t* fresh;
+    std::uint32_t* found = nullptr;
   };
 
   // Looks up `incoming` candidates of shard `shard`, from chunks 0 ..
   // chunks - 1 in order (`candidates(c)`), marking each candidate whose key
-  // is neither stored nor held by an earlier candidate as fresh.
+  // is neither stored nor held by an earlier candidate as fresh. With
+  // `found`, a candidate that is not fresh gets the id of its key; when an
+  // earlier candidate of this call holds that key, the id is provisional
+  // (IsProvisional), and FreshCandidate names that earlier candidate until
+  // the next Deduplicate.
   template <class CandidatesOf>
   void Deduplicate(std::size_t shard, std::size_t incoming, std::size_t chunks,
                    CandidatesOf candidates) {
@@ -167,22 +174,20 @@ class VisitedStore {
         StateTable::Slot slot;
         const auto provisional =
             static_cast<std::uint32_t>(kPending | pending.size());
-        const bool fresh =
-            table
-                .FindOrInsert(
-                    in.hashes[k], provisional,
-                    [&](std::uint32_t id) {
-                      const std::uint8_t* other =
-                          (id & kPending) ? pending[id & ~kPending].key
-                                          : at(id);
-                      return std::memcmp(other, key, width_) == 0;
-                    },
-                    &slot)
-                .second;
+        const auto [found, fresh] = table.FindOrInsert(
+            in.hashes[k], provisional,
+            [&](std::uint32_t id) {
+              const std::uint8_t* other =
+                  (id & kPending) ? pending[id & ~kPending].key : at(id);
+              return std::memcmp(other, key, width_) == 0;
+            },
+            &slot);
         if (fresh) {
           in.fresh[k] = 1;
           pending.push_back(
               Pending{static_cast<std::uint32_t>(c), k, slot, key});
+        } else if (in.found != nullptr) {
+          in.found[k] = found;
         }
       }
     }
@@ -204,7 +209,16 @@ class VisitedStore {
       const std::uint32_t id = id_of(p.chunk, p.candidate);
       if (id != kNoId) tables_[shard].SetId(p.slot, id);
     }
-    pending_[shard].clear();
+  }
+
+  // Whether an id Deduplicate wrote to `found` is provisional, and the
+  // (chunk, candidate) that was fresh with that key: the key's id is the
+  // one that candidate was given.
+  static bool IsProvisional(std::uint32_t id) { return (id & kPending) != 0; }
+  std::pair<std::uint32_t, std::uint32_t> FreshCandidate(
+      std::uint64_t hash, std::uint32_t provisional) const {
+    const Pending& p = pending_[ShardOf(hash)][provisional & ~kPending];
+    return {p.chunk, p.candidate};
   }
 
   // The store's size: keys and tables.

@@ -15,9 +15,12 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "explorer/breadth_first_search.h"
 #include "explorer/compassion.h"
 #include "explorer/fair_cycles.h"
 #include "explorer/state_graph.h"
@@ -106,6 +109,28 @@ struct Processes {
     for (int p = 0; p < k; ++p) h = h * 1000003u + sorted[p] + 1;
     h ^= h >> 17;
     return h % 4 != 0;  // mostly bad, so cycles among bad states are common
+  }
+  // Symmetry: a state's locals sorted stand for its orbit.
+  struct SymmetryScratch {};
+  bool HasSymmetry() const { return true; }
+  std::string SymmetryDescription() const { return "processes"; }
+  void Canonicalize(const State& s, std::uint8_t* out, SymmetryScratch&) const {
+    State sorted = s;
+    for (int i = 1; i < k; ++i) {  // an insertion sort of k <= 3 locals
+      for (int j = i; j > 0 && sorted.local[j - 1] > sorted.local[j]; --j) {
+        std::swap(sorted.local[j - 1], sorted.local[j]);
+      }
+    }
+    Encode(sorted, out);
+  }
+  std::uint64_t OrbitSize(const State& s, SymmetryScratch&) const {
+    std::uint64_t orbit = 1;
+    for (int p = 2; p <= k; ++p) orbit *= static_cast<std::uint64_t>(p);
+    std::array<int, 256> seen{};
+    for (int p = 0; p < k; ++p) {
+      orbit /= static_cast<std::uint64_t>(++seen[s.local[p]]);
+    }
+    return orbit;
   }
   std::uint64_t Class(const Action& a) const { return a.kind * 8u + a.process; }
   std::uint64_t Requests(const Action& a) const {
@@ -209,6 +234,26 @@ struct PermGroup {
   }
 };
 
+// Vertex for vertex and edge for edge, with their labels.
+template <class Graph>
+void CheckSameGraph(const Graph& a, const Graph& b) {
+  REQUIRE(a.num_vertices() == b.num_vertices());
+  REQUIRE(a.num_edges() == b.num_edges());
+  for (std::uint32_t v = 0; v < a.num_vertices(); ++v) {
+    CHECK(std::equal(a.encoding(v), a.encoding(v) + 1 + kMaxProcesses,
+                     b.encoding(v)));
+    CHECK(a.terminal(v) == b.terminal(v));
+    CHECK(a.bounded_dead_end(v) == b.bounded_dead_end(v));
+    CHECK(a.out_begin(v) == b.out_begin(v));
+    CHECK(a.out_end(v) == b.out_end(v));
+  }
+  for (std::size_t e = 0; e < a.num_edges(); ++e) {
+    CHECK(a.target(e) == b.target(e));
+    CHECK(a.action(e) == b.action(e));
+    CHECK(a.label(e) == b.label(e));
+  }
+}
+
 // Both answers for one model.
 std::pair<bool, bool> BothWays(const Processes& m) {
   const auto whole = oc::explorer::BuildStateGraph(m);
@@ -232,6 +277,17 @@ std::pair<bool, bool> BothWays(const Processes& m) {
   REQUIRE(quotient.has_value());
   const auto& q = *quotient;
   CHECK(q.num_vertices() <= g.num_vertices());
+  // A search recording the quotient as it goes records the same graph.
+  for (const int threads : {1, 2}) {
+    SortedKeying recording{m, perms};
+    oc::explorer::Options options;
+    options.threads = threads;
+    const auto e = oc::explorer::ExploreRecording(
+        m, std::span<const oc::explorer::Property<Processes::State>>(), options,
+        recording, ~std::uint64_t{0});
+    REQUIRE(e.recorded.has_value());
+    CheckSameGraph(*e.recorded, q);
+  }
   PermGroup group{perms};
   const bool reduced = oc::explorer::QuotientHasFairRun(
       q, [&](std::size_t v) { return m.Bad(state(q, v)); },

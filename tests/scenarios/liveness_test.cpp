@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "check/scenario_check.h"
+#include "check/symmetry_quotient.h"
+#include "explorer/breadth_first_search.h"
 #include "explorer/fair_cycles.h"
 #include "explorer/state_graph.h"
 #include "model/fault_budgets.h"
@@ -331,6 +333,66 @@ TEST_CASE(
   CHECK(roomy.value().outcome == Outcome::kAsExpected);
   CHECK(roomy.value().liveness.value_or("").find(
             "over the symmetry quotient of 35904 orbits") != std::string::npos);
+}
+
+TEST_CASE(
+    "the search records the symmetry quotient that would be built after it") {
+  const Scenario s = Bundled("bench/8-unbounded.toml");
+  const OutboxModel model(s.config);
+  REQUIRE(model.Abstracted());
+  REQUIRE(model.HasSymmetry());
+  const bool counts = !model.AbstractionExact();
+  RenamingGroup built_group(model);
+  QuotientKeying built_keying(model, built_group, counts);
+  const auto built = explorer::BuildKeyedGraph(
+      model, built_keying, ~std::uint64_t{0}, 0, 0, /*threads=*/1);
+  REQUIRE(built.has_value());
+  const std::vector<explorer::Property<State>> none;
+  explorer::Options options;
+  options.graph_limit = 0;
+  const Exploration plain = explorer::Explore(model, none, options);
+  // Two threads: batches of many chunks, states first met in one chunk
+  // and met again in a later one.
+  for (const int threads : {1, 2}) {
+    CAPTURE(threads);
+    options.threads = threads;
+    RenamingGroup group(model);
+    QuotientKeying keying(model, group, counts);
+    const Exploration e = explorer::ExploreRecording(model, none, options,
+                                                     keying, ~std::uint64_t{0});
+    CHECK(e.stats.states == plain.stats.states);
+    CHECK(e.stats.transitions == plain.stats.transitions);
+    REQUIRE(e.recorded.has_value());
+    const auto& g = *e.recorded;
+    const auto& b = *built;
+    REQUIRE(g.num_vertices() == b.num_vertices());
+    REQUIRE(g.num_edges() == b.num_edges());
+    CHECK(g.num_vertices() == e.stats.stored_states);
+    int differ = 0;
+    for (std::uint32_t v = 0; v < g.num_vertices(); ++v) {
+      differ += !std::equal(g.encoding(v), g.encoding(v) + model.EncodedSize(),
+                            b.encoding(v)) ||
+                g.terminal(v) != b.terminal(v) ||
+                g.bounded_dead_end(v) != b.bounded_dead_end(v) ||
+                g.out_begin(v) != b.out_begin(v);
+    }
+    for (std::size_t edge = 0; edge < g.num_edges(); ++edge) {
+      differ += g.target(edge) != b.target(edge) ||
+                !(g.action(edge) == b.action(edge)) ||
+                g.label(edge) != b.label(edge);
+    }
+    CHECK(differ == 0);
+    CHECK(keying.edges().size() == built_keying.edges().size());
+  }
+  // Too little room for the graph: the search goes on without it.
+  RenamingGroup group(model);
+  QuotientKeying keying(model, group, counts);
+  const Exploration cramped = explorer::ExploreRecording(
+      model, none, options, keying, std::uint64_t{1} << 20);
+  CHECK(cramped.complete());
+  CHECK(!cramped.recorded.has_value());
+  CHECK(cramped.stats.states == plain.stats.states);
+  CHECK(cramped.stats.stored_states == plain.stats.stored_states);
 }
 
 }  // namespace
