@@ -29,15 +29,21 @@
 // Where batches begin does not change them either, which lets a batch that
 // would not fit the memory limit be tried again smaller.
 //
+// ExploreRecording also records the graph of the stored states
+// (graph_recording.h): the keying names each successor and labels its
+// edge in step 1, step 2 hands back the id each candidate was found under,
+// and after step 3 the batch's edges are added in serial order.
+//
 // Memory (Options::max_bytes): the search counts what its buffers hold
 // (the store, and each chunk's buffers and successor list, by capacity).
 // A thread checks before a chunk's buffers grow and after each state's
 // successors are generated; the deduplication and the commit check before
 // the store grows. A batch that would pass the limit is dropped and tried
 // again with a quarter of its states; a batch of one state that does not
-// fit stops the search (Stop::kMaxMemory). So the search holds at most the
-// limit plus one state's successors per thread; where near the limit it
-// stops can depend on thread timing.
+// fit stops the search (Stop::kMaxMemory); a recording is given up before
+// a batch is cut short. So the search holds at most the limit plus one
+// state's successors per thread; where near the limit it stops can depend
+// on thread timing.
 //
 // Thread safety: Explore is reentrant; the model and properties are only
 // read, from several threads at once (they must be thread-safe).
@@ -69,6 +75,7 @@
 
 #include "explorer/exploration.h"
 #include "explorer/found_violations.h"
+#include "explorer/graph_recording.h"
 #include "explorer/model_concept.h"
 #include "explorer/page_allocator.h"
 #include "explorer/state_graph.h"
@@ -299,7 +306,6 @@ Exploration<M> detail::Search(
     if (por) result.partial_order = model.PartialOrderDescription();
   }
   constexpr bool kCanRecord = !std::is_same_v<Keying, detail::NoKeying>;
-  bool record = kCanRecord && keying != nullptr && !por;
   const int threads =
       options.threads > 0
           ? options.threads
@@ -322,8 +328,6 @@ Exploration<M> detail::Search(
     std::vector<std::uint64_t> hashes;
   };
   std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
-  std::vector<typename Keying::Scratch> keying_scratch(
-      record ? static_cast<std::size_t>(pool.size()) : 0);
   auto key_of = [&](const State& s, std::uint8_t* out, int worker = 0) {
     if constexpr (Symmetric<M>) {
       if (reduce) {
@@ -414,54 +418,19 @@ Exploration<M> detail::Search(
 
   // The batch's chunks (explained below).
   std::vector<Chunk> chunks;
-  // Recording (ExploreRecording): per chunk, each candidate's action and
-  // label and each expanded state's flag; and the graph so far, in the
-  // parts StateGraph::FromParts takes. The edge arrays reserve room for
-  // as many edges as the recording may hold (address space only: see
-  // PageAllocator), so that they are not moved as they grow, and each
-  // batch's edges are written in place by the threads.
-  using Label = typename Keying::Label;
-  struct alignas(64) RecordedChunk {
-    std::vector<Action> actions;
-    std::vector<Label> labels;
-    std::vector<std::uint8_t> flags;
-    std::size_t Bytes() const {
-      return actions.capacity() * sizeof(Action) +
-             labels.capacity() * sizeof(Label) + flags.capacity();
-    }
-  };
-  std::vector<RecordedChunk> recorded_chunks;
-  using Vertex = typename StateGraph<M>::Vertex;
-  struct Recording {
-    PageVector<std::uint8_t> flags;
-    PageVector<std::uint64_t> edge_begin;
-    PageVector<Vertex> targets;
-    PageVector<Action> actions;
-    PageVector<std::uint32_t> labels;
-    // What it holds (see StateGraph::Bytes).
-    std::size_t Bytes() const {
-      return flags.size() + edge_begin.size() * 8 +
-             targets.size() * sizeof(Vertex) + actions.size() * sizeof(Action) +
-             labels.size() * 4;
-    }
-  } recording;
-  if (record) {
-    const std::size_t edges =
-        max_recorded_bytes / (sizeof(Vertex) + sizeof(Action) + 4);
-    try {
-      recording.targets.reserve(edges);
-      recording.actions.reserve(edges);
-      recording.labels.reserve(edges);
-      detail::AdviseHugePages(recording.targets);
-      detail::AdviseHugePages(recording.actions);
-      detail::AdviseHugePages(recording.labels);
-    } catch (const std::bad_alloc&) {
-      // No room reserved: the arrays grow as vectors do.
+  // The graph ExploreRecording records (graph_recording.h); none when it
+  // was not asked for, or was given up.
+  std::optional<detail::GraphRecording<M, Keying>> recording;
+  if constexpr (kCanRecord) {
+    if (keying != nullptr && !por) {
+      recording.emplace(*keying, pool.size(), max_recorded_bytes);
     }
   }
-  std::uint64_t recording_bytes = 0;  // recording.Bytes()
+  auto recording_bytes = [&] {
+    return recording ? recording->Bytes() : std::size_t{0};
+  };
   // What the store and the recording hold.
-  auto held_bytes = [&] { return store.HeldBytes() + recording_bytes; };
+  auto held_bytes = [&] { return store.HeldBytes() + recording_bytes(); };
   detail::FoundViolations<M> found(properties);
   // Turns a batch's hits, sorted, into traces.
   auto record_hits = [&](std::vector<Hit>& hits) {
@@ -524,60 +493,33 @@ Exploration<M> detail::Search(
   // Frees a batch that did not fit; true if a smaller one is worth a try.
   // The recording never takes memory the search needs: where the search
   // would not fit, the recording is given up first.
-  auto give_up_recording = [&] {
-    recording = Recording();
-    recording_bytes = 0;
-    std::vector<RecordedChunk>().swap(recorded_chunks);
-    record = false;
-  };
   auto drop_batch = [&](std::size_t states) {
     for (Chunk& chunk : chunks) chunk.Release();
-    for (RecordedChunk& r : recorded_chunks) r = RecordedChunk();
     held = 0;
-    if (record) {
-      give_up_recording();
+    if (recording) {
+      recording.reset();
       return true;  // the same batch again, unrecorded
     }
     if (states <= 1) return false;
     batch_states = std::max<std::size_t>(1, states / 4);
     return true;
   };
-  // Adds a committed batch's states and transitions to the recording, or
-  // gives the recording up when it would not fit (then false).
-  auto RecordBatch = [&](std::size_t batch, std::size_t batch_end,
-                         std::size_t chunk_states, std::size_t n_chunks) {
-    std::vector<std::size_t> first_edge(n_chunks + 1, recording.targets.size());
-    for (std::size_t c = 0; c < n_chunks; ++c) {
-      first_edge[c + 1] = first_edge[c] + chunks[c].ids.size();
-    }
-    const std::size_t edges = first_edge[n_chunks];
-    const std::size_t states = batch_end - batch;
-    // Arrays that grow past what they reserved hold their old copy too.
-    std::size_t moving = 0;
-    auto grows = [&](const auto& v, std::size_t size) {
-      if (size > v.capacity()) moving += v.capacity() * sizeof(v[0]);
-    };
-    grows(recording.flags, recording.flags.size() + states);
-    grows(recording.edge_begin, recording.edge_begin.size() + states);
-    grows(recording.targets, edges);
-    grows(recording.actions, edges);
-    grows(recording.labels, edges);
-    const std::size_t after = recording.Bytes() + states * 9 +
-                              (edges - recording.targets.size()) *
-                                  (sizeof(Vertex) + sizeof(Action) + 4);
+  // Adds a numbered batch to the recording, or gives the recording up
+  // when it would not fit.
+  auto record_batch = [&](std::size_t batch, std::size_t batch_end,
+                          std::size_t chunk_states, std::size_t n_chunks) {
+    std::size_t edges = 0;
+    for (std::size_t c = 0; c < n_chunks; ++c) edges += chunks[c].ids.size();
+    const std::size_t after =
+        recording->BytesAfterAdding(batch_end - batch, edges);
     if (after > max_recorded_bytes ||
-        store.HeldBytes() + held + after + moving > max_bytes) {
-      give_up_recording();
-      return false;
+        store.HeldBytes() + held + after > max_bytes) {
+      recording.reset();
+      return;
     }
-    peak = std::max<std::uint64_t>(peak,
-                                   store.HeldBytes() + held + after + moving);
-    recording.targets.resize(edges);
-    recording.actions.resize(edges);
-    recording.labels.resize(edges);
-    // On every thread: the ids the deduplication left provisional (of a
-    // state first met in this batch, given to the candidate that was
-    // fresh with it), then each chunk's edges in their place.
+    peak = std::max<std::uint64_t>(peak, store.HeldBytes() + held + after);
+    // The ids the deduplication left provisional: of a state first met in
+    // this batch, given to the candidate that was fresh with it.
     pool.ForEach(n_chunks, [&](int, std::size_t c) {
       Chunk& chunk = chunks[c];
       for (std::size_t k = 0; k < chunk.fresh.size(); ++k) {
@@ -588,33 +530,15 @@ Exploration<M> detail::Search(
         id = chunks[other].ids[candidate];
       }
     });
-    pool.ForEach(n_chunks, [&](int, std::size_t c) {
-      const auto at = static_cast<std::ptrdiff_t>(first_edge[c]);
-      std::copy(chunks[c].ids.begin(), chunks[c].ids.end(),
-                recording.targets.begin() + at);
-      std::copy(recorded_chunks[c].actions.begin(),
-                recorded_chunks[c].actions.end(),
-                recording.actions.begin() + at);
-    });
-    // On this thread, in order: the states, and the labels' numbers.
+    std::vector<typename detail::GraphRecording<M, Keying>::ChunkEdges> in(
+        n_chunks);
     for (std::size_t c = 0; c < n_chunks; ++c) {
-      const Chunk& chunk = chunks[c];
-      const RecordedChunk& r = recorded_chunks[c];
-      const std::size_t first = batch + c * chunk_states;
-      const std::size_t last = std::min(batch_end, first + chunk_states);
-      std::size_t k = 0;
-      for (std::size_t i = first; i < last; ++i) {
-        recording.edge_begin.push_back(first_edge[c] + k);
-        recording.flags.push_back(r.flags[i - first]);
-        for (; k < chunk.parents.size() && chunk.parents[k] == i; ++k) {
-          if constexpr (kCanRecord) {
-            recording.labels[first_edge[c] + k] = keying->Intern(r.labels[k]);
-          }
-        }
-      }
+      in[c].first = batch + c * chunk_states;
+      in[c].last = std::min(batch_end, in[c].first + chunk_states);
+      in[c].parents = chunks[c].parents;
+      in[c].targets = chunks[c].ids;
     }
-    recording_bytes = recording.Bytes();
-    return true;
+    if constexpr (kCanRecord) recording->Add(in, pool);
   };
   std::uint64_t expanded = 0, next_progress = options.progress_every;
   std::size_t counted = 0;  // states below this id are in stats.states
@@ -631,7 +555,7 @@ Exploration<M> detail::Search(
         options.max_depth && depth >= *options.max_depth;
     for (std::size_t batch = level_begin;
          batch < level_end && result.stop == Stop::kComplete;) {
-      if (record && held_bytes() + held >= max_bytes) give_up_recording();
+      if (recording && held_bytes() + held >= max_bytes) recording.reset();
       if (held_bytes() + held >= max_bytes) {
         result.stop = Stop::kMaxMemory;
         break;
@@ -656,9 +580,7 @@ Exploration<M> detail::Search(
       const std::size_t n_chunks =
           (batch_end - batch + chunk_states - 1) / chunk_states;
       if (chunks.size() < n_chunks) chunks.resize(n_chunks);
-      if (record && recorded_chunks.size() < n_chunks) {
-        recorded_chunks.resize(n_chunks);
-      }
+      if (recording) recording->PrepareChunks(n_chunks);
       for (std::size_t p = 0; p < properties.size(); ++p) {
         known[p] = found.has(p);
       }
@@ -675,12 +597,8 @@ Exploration<M> detail::Search(
         bool using_successors = true;
         Chunk& chunk = chunks[c];
         chunk.Clear(classes);
-        RecordedChunk* recorded = record ? &recorded_chunks[c] : nullptr;
-        if (recorded) {
-          recorded->actions.clear();
-          recorded->labels.clear();
-          recorded->flags.clear();
-        }
+        auto* recorded = recording ? &recording->chunk(c) : nullptr;
+        if (recorded) recorded->Clear();
         // Brings `held` up to what the chunk holds now.
         auto account = [&] {
           const std::size_t now =
@@ -738,11 +656,7 @@ Exploration<M> detail::Search(
           if (!expanded) model.Successors(current, successors);
           const bool bounded =
               successors.empty() && model.BlockedByBound(current);
-          if (recorded) {
-            recorded->flags.push_back(!successors.empty() ? 0
-                                      : bounded ? StateGraph<M>::kBounded
-                                                : StateGraph<M>::kTerminal);
-          }
+          if (recorded) recorded->AddState(!successors.empty(), bounded);
           account();
           // The state stands for its orbit: its states, and their
           // transitions (counted here, where every stored state passes
@@ -798,9 +712,8 @@ Exploration<M> detail::Search(
               hash = own.hashes[j];
             } else if (recorded) {
               if constexpr (kCanRecord) {
-                recorded->labels.push_back(keying->Key(
-                    current, action, next, key,
-                    keying_scratch[static_cast<std::size_t>(worker)]));
+                recorded->labels.push_back(
+                    recording->Key(current, action, next, key, worker));
                 recorded->actions.push_back(action);
               }
               hash = HashBytes(key, width);
@@ -839,7 +752,7 @@ Exploration<M> detail::Search(
       }
       // The shards' tables grow first: for every candidate, at worst.
       const std::uint64_t deduplicating =
-          store.BytesToDeduplicate(per_shard) + recording_bytes + held;
+          store.BytesToDeduplicate(per_shard) + recording_bytes() + held;
       if (deduplicating > max_bytes) {
         if (drop_batch(batch_end - batch)) continue;
         result.stop = Stop::kMaxMemory;
@@ -851,7 +764,7 @@ Exploration<M> detail::Search(
           Chunk& chunk = chunks[c];
           return VisitedStore::Candidates{
               chunk.by_shard[s], chunk.keys.data(), chunk.hashes.data(),
-              chunk.fresh.data(), record ? chunk.ids.data() : nullptr};
+              chunk.fresh.data(), recording ? chunk.ids.data() : nullptr};
         });
       });
 
@@ -873,9 +786,10 @@ Exploration<M> detail::Search(
       }
       // The deduplication left provisional entries: the batch cannot be
       // tried again, so what does not fit ends the search.
-      if (record &&
-          store.BytesAfterResize(end_id) + recording_bytes + held > max_bytes) {
-        give_up_recording();
+      if (recording &&
+          store.BytesAfterResize(end_id) + recording_bytes() + held >
+              max_bytes) {
+        recording.reset();
       }
       if (store.BytesAfterResize(end_id) + held > max_bytes) {
         end_id = std::max(store.size(), std::min(end_id, store.Capacity()));
@@ -907,8 +821,8 @@ Exploration<M> detail::Search(
           return chunks[c].ids[k];
         });
       });
-      if (record && result.stop == Stop::kComplete) {
-        RecordBatch(batch, batch_end, chunk_states, n_chunks);
+      if (recording && result.stop == Stop::kComplete) {
+        record_batch(batch, batch_end, chunk_states, n_chunks);
       }
 
       // Sums, and the violations in serial order.
@@ -977,9 +891,9 @@ Exploration<M> detail::Search(
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
   std::vector<Chunk>().swap(chunks);
-  std::vector<RecordedChunk>().swap(recorded_chunks);
-  if (record && result.complete() && recording.flags.size() == store.size()) {
+  if (recording && result.complete() && recording->states() == store.size()) {
     // Every stored state was expanded: the graph is whole.
+    recording->ReleaseChunks();
     PageVector<std::uint8_t> encodings;
     encodings.resize(store.size() * width);
     peak = std::max<std::uint64_t>(peak, held_bytes() + encodings.size());
@@ -990,14 +904,9 @@ Exploration<M> detail::Search(
       std::memcpy(encodings.data() + first * width,
                   store.at(static_cast<std::uint32_t>(first)), n * width);
     });
-    recording.edge_begin.push_back(recording.targets.size());
-    result.recorded = StateGraph<M>::FromParts(
-        width, std::move(encodings), std::move(recording.flags),
-        std::move(recording.edge_begin), std::move(recording.targets),
-        std::move(recording.actions), std::move(recording.labels));
+    result.recorded = recording->Take(width, std::move(encodings));
   }
-  recording = Recording();
-  recording_bytes = 0;
+  recording.reset();
   detail::KeepGraph(model, options.graph_limit, options.graph_bytes_limit, por,
                     held_bytes(), max_bytes, result, peak);
   result.stats.peak_bytes = peak;
