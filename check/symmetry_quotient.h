@@ -1,10 +1,11 @@
 // The symmetry quotient of an outbox model's state graph, for the leads-to
 // check (docs/SEMANTICS.md section 15): the renamings of relays, instances
 // and events as the group explorer/quotient_fairness.h acts with, and the
-// keying that builds the quotient with explorer::BuildKeyedGraph (a vertex
-// per orbit, each edge labelled with the renaming that takes the orbit's
-// representative to the edge's real target, and with the counts it adds to
-// and takes from at the cap).
+// keying with which the search records the quotient as it goes
+// (explorer::ExploreRecording), or explorer::BuildKeyedGraph builds it
+// after: a vertex per orbit, each edge labelled with the renaming that
+// takes the orbit's representative to the edge's real target, and with the
+// counts it adds to and takes from at the cap.
 
 #ifndef OUTBOX_CHECK_CHECK_SYMMETRY_QUOTIENT_H_
 #define OUTBOX_CHECK_CHECK_SYMMETRY_QUOTIENT_H_
@@ -71,8 +72,8 @@ struct QuotientEdge {
   std::uint64_t stays = 0, adds = 0;
 };
 
-// The keying for explorer::BuildKeyedGraph. Labels number the distinct
-// QuotientEdge values, in `edges`.
+// The keying for explorer::ExploreRecording and BuildKeyedGraph. Labels
+// number the distinct QuotientEdge values, in `edges`.
 class QuotientKeying {
  public:
   // A thread's buffers, and the renamings it has met, each kept once (by
