@@ -597,7 +597,13 @@ Exploration<M> detail::Search(
         bool using_successors = true;
         Chunk& chunk = chunks[c];
         chunk.Clear(classes);
-        auto* recorded = recording ? &recording->chunk(c) : nullptr;
+        // Known null when nothing can be recorded, so that a search that
+        // records nothing carries no test for it.
+        typename detail::GraphRecording<M, Keying>::ChunkRecord* recorded =
+            nullptr;
+        if constexpr (kCanRecord) {
+          if (recording) recorded = &recording->chunk(c);
+        }
         if (recorded) recorded->Clear();
         // Brings `held` up to what the chunk holds now.
         auto account = [&] {
