@@ -132,12 +132,15 @@ bool QuotientHasFairRun(const Graph& g, Bad bad, Fault fault,
       off[e] = !alive[v] || !alive[g.target(e)] || is_fault[e];
     }
   }
-  std::vector<Vertex> local(n);  // v while alive, kNone after
+  // v's place among the vertices alive at the round's start, kNone when
+  // it was not: H has only those, so that a round that refines one part
+  // does not go over every vertex of the graph again.
+  std::vector<Vertex> local(n);
   using Csr =
       boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
                                          boost::no_property, boost::no_property,
                                          Vertex, std::size_t>;
-  std::vector<std::size_t> component(n);
+  std::vector<std::size_t> component;  // by place in H
   std::vector<std::uint32_t> tau(n, kNone);
   const std::uint32_t one = group.Identity();
   std::vector<std::uint64_t> enabled, everywhere, kept;
@@ -149,9 +152,11 @@ bool QuotientHasFairRun(const Graph& g, Bad bad, Fault fault,
     // H in compressed sparse row form, read once from the graph: an edge
     // stays in H while it is allowed and both its ends are alive.
     std::size_t num_edges = 0;
+    Vertex num_local = 0;
     for (std::size_t v = 0; v < n; ++v) {
-      local[v] = alive[v] ? static_cast<Vertex>(v) : kNone;
+      local[v] = alive[v] ? num_local++ : kNone;
     }
+    if (num_local == 0) break;
     for (std::size_t v = 0; v < n; ++v) {
       for (auto e = g.out_begin(v); e != g.out_end(v); ++e) {
         if (!off[e] && !(alive[v] && alive[g.target(e)])) off[e] = true;
@@ -160,26 +165,28 @@ bool QuotientHasFairRun(const Graph& g, Bad bad, Fault fault,
     }
     const Csr h(boost::edges_are_sorted,
                 detail::BadEdgeIterator<Vertex, Graph>(g, off, local),
-                detail::BadEdgeIterator<Vertex, Graph>(),
-                static_cast<Vertex>(n), num_edges);
+                detail::BadEdgeIterator<Vertex, Graph>(), num_local, num_edges);
+    component.resize(num_local);
     const std::size_t components = boost::strong_components(
         h, boost::make_iterator_property_map(
                component.begin(), boost::get(boost::vertex_index, h)));
+    // An alive vertex's component.
+    auto component_of = [&](std::size_t v) { return component[local[v]]; };
     // The alive vertices by component, each in vertex order.
     std::vector<std::size_t> first(components + 1, 0);
     for (std::size_t v = 0; v < n; ++v) {
-      if (alive[v]) ++first[component[v] + 1];
+      if (alive[v]) ++first[component_of(v) + 1];
     }
     for (std::size_t c = 0; c < components; ++c) first[c + 1] += first[c];
     std::vector<Vertex> members(first[components]);
     {
       std::vector<std::size_t> at(first.begin(), first.end() - 1);
       for (std::size_t v = 0; v < n; ++v) {
-        if (alive[v]) members[at[component[v]]++] = static_cast<Vertex>(v);
+        if (alive[v]) members[at[component_of(v)]++] = static_cast<Vertex>(v);
       }
     }
     auto inside = [&](std::size_t e, std::size_t c) {
-      return !off[e] && alive[g.target(e)] && component[g.target(e)] == c;
+      return !off[e] && alive[g.target(e)] && component_of(g.target(e)) == c;
     };
     for (std::size_t c = 0; c < components; ++c) {
       const std::size_t begin = first[c], end = first[c + 1];
