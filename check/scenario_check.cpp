@@ -178,11 +178,17 @@ std::uint64_t LivenessGraphLimit(const CheckOptions& options) {
   return options.max_bytes.value_or(std::uint64_t{8} << 30);
 }
 
+// Whether the abstraction over-approximates counts, so that the leads-to
+// check also needs compassion (no run taking more copies than were added).
+bool NeedsCompassion(const OutboxModel& model) {
+  return model.Abstracted() && !model.AbstractionExact();
+}
+
 // Whether the leads-to check asks its question on the symmetry quotient
 // (see CheckLiveness): the search reduces by symmetry, and the count flows
 // an over-approximation labels edges with can be renamed.
 bool QuotientApplies(const OutboxModel& model, const CheckOptions& options) {
-  const bool compassion = model.Abstracted() && !model.AbstractionExact();
+  const bool compassion = NeedsCompassion(model);
   return options.symmetry && model.HasSymmetry() &&
          (!compassion || model.FlowPairsDistinct());
 }
@@ -717,7 +723,7 @@ void CheckLiveness(const OutboxModel& model,
     return;
   }
   const std::uint64_t limit = LivenessGraphLimit(options);
-  const bool compassion = model.Abstracted() && !model.AbstractionExact();
+  const bool compassion = NeedsCompassion(model);
   using Vertex = explorer::StateGraph<OutboxModel>::Vertex;
   // Per vertex, which open properties fail there; per edge, a fault? Each
   // state is decoded once, on every thread: blocks of 64 vertices, so that
@@ -1217,8 +1223,7 @@ Result<ScenarioResult> CheckScenario(const Scenario& scenario,
         std::any_of(properties.begin(), properties.end(), [](const auto& p) {
           return p.kind == explorer::PropertyKind::kAtRest;
         })) {
-      quotient = std::make_unique<Quotient>(
-          model, model.Abstracted() && !model.AbstractionExact());
+      quotient = std::make_unique<Quotient>(model, NeedsCompassion(model));
     }
     result.exploration =
         Search(model, properties, search, options, quotient.get());

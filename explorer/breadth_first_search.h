@@ -64,7 +64,6 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <new>
 #include <optional>
 #include <span>
 #include <thread>
