@@ -338,6 +338,12 @@ Exploration<M> ExploreDistributed(
   std::uint64_t candidates_total = 0, candidates_crossing = 0;
   std::vector<std::vector<std::uint8_t>> out(static_cast<std::size_t>(ranks));
   std::vector<std::vector<std::uint8_t>> in(static_cast<std::size_t>(ranks));
+  std::vector<std::uint8_t> own;  // this round's successors this rank owns
+  struct Arrival {
+    std::uint64_t hash;
+    const std::uint8_t* record;  // the key, its parent and successor index
+  };
+  std::vector<Arrival> arrivals;
   std::size_t counted = 0;  // local ids below this are in stats.states
   std::uint64_t expanded_before = 0, next_progress = options.progress_every;
   std::uint64_t previous_level = 0;
@@ -379,13 +385,13 @@ Exploration<M> ExploreDistributed(
     bool store_full = false;  // the store's 31-bit ids ran out
     // A successor keyed `key` that this rank owns, reached by successor
     // `successor` of the state `parent` (relative to level_first).
-    auto take_one = [&](const std::uint8_t* key, std::uint32_t parent,
-                        std::uint32_t successor) {
+    auto take_one = [&](const std::uint8_t* key, std::uint64_t hash,
+                        std::uint32_t parent, std::uint32_t successor) {
       if (store.size() + 1 >= VisitedStore::kMaxStates) {
         store_full = true;
         return;
       }
-      const auto [id, fresh] = store.InsertOne(key);
+      const auto [id, fresh] = store.InsertOne(key, hash);
       if (id < local_end) return;  // stored at this depth or before
       const std::size_t k = id - local_end;
       if (fresh) {
@@ -397,20 +403,41 @@ Exploration<M> ExploreDistributed(
         pending_successor[k] = successor;
       }
     };
+    // Takes the successors of `own` (this rank's, this round) and `from`
+    // (the other ranks', the round before) into the store, asking for the
+    // memory each lookup reads a few lookups ahead (VisitedStore's
+    // kSlotAhead, kKeyAhead). The order does not matter: take_one keeps
+    // the least (parent, successor) of each key.
     auto take = [&](const std::vector<std::vector<std::uint8_t>>& from) {
-      for (const auto& bytes : from) {
+      arrivals.clear();
+      auto gather = [&](const std::vector<std::uint8_t>& bytes) {
         for (const std::uint8_t* at = bytes.data();
              at < bytes.data() + bytes.size(); at += record_bytes) {
-          const std::uint8_t* field = at + width;
-          const auto parent = Get<std::uint32_t>(field);
-          take_one(at, parent, Get<std::uint32_t>(field));
+          arrivals.push_back({HashBytes(at, width), at});
         }
+      };
+      gather(own);
+      for (const auto& bytes : from) gather(bytes);
+      const std::size_t n = arrivals.size();
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j + VisitedStore::kSlotAhead < n) {
+          store.PrefetchSlot(arrivals[j + VisitedStore::kSlotAhead].hash);
+        }
+        if (j + VisitedStore::kKeyAhead < n) {
+          store.PrefetchKey(arrivals[j + VisitedStore::kKeyAhead].hash);
+        }
+        const std::uint8_t* field = arrivals[j].record + width;
+        const auto parent = Get<std::uint32_t>(field);
+        take_one(arrivals[j].record, arrivals[j].hash, parent,
+                 Get<std::uint32_t>(field));
       }
+      own.clear();
     };
     auto held_bytes = [&] {
-      std::uint64_t bytes = store.HeldBytes() + pending_parent.capacity() * 8 +
-                            ids.capacity() * 8 + by_id.capacity() * 4 +
-                            successors.capacity() * sizeof(successors[0]);
+      std::uint64_t bytes =
+          store.HeldBytes() + pending_parent.capacity() * 8 + own.capacity() +
+          arrivals.capacity() * sizeof(Arrival) + ids.capacity() * 8 +
+          by_id.capacity() * 4 + successors.capacity() * sizeof(successors[0]);
       for (const auto& v : out) bytes += v.capacity();
       for (const auto& v : in) bytes += v.capacity();
       return bytes;
@@ -557,13 +584,9 @@ Exploration<M> ExploreDistributed(
           const int owner =
               distributed::OwnerOf(HashBytes(probe.data(), width), ranks);
           ++candidates_total;
-          if (owner == me) {  // no need to travel
-            take_one(probe.data(), static_cast<std::uint32_t>(id - level_first),
-                     j);
-            continue;
-          }
-          ++candidates_crossing;
-          auto& to = out[static_cast<std::size_t>(owner)];
+          if (owner != me) ++candidates_crossing;
+          // This rank's own successors wait in `own`, not to travel.
+          auto& to = owner == me ? own : out[static_cast<std::size_t>(owner)];
           to.insert(to.end(), probe.begin(), probe.end());
           Put(to, static_cast<std::uint32_t>(id - level_first));
           Put(to, j);
@@ -574,6 +597,8 @@ Exploration<M> ExploreDistributed(
       if (in_flight) {
         net.FinishExchange(in);
         take(in);
+      } else {
+        take({});
       }
       net.StartExchange(out);
       in_flight = true;
@@ -609,6 +634,7 @@ Exploration<M> ExploreDistributed(
       net.FinishExchange(in);
       take(in);
     }
+    take({});
     peak = std::max(peak, held_bytes());
     depth_limited = net.MaxAll(depth_limited ? 1 : 0) != 0;
     if (result.stop == Stop::kComplete && net.MaxAll(store_full ? 1 : 0)) {

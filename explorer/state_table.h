@@ -45,6 +45,24 @@ class StateTable {
     return CapacityFor(entries, 0) * sizeof(std::uint64_t);
   }
 
+  // Asks the processor to bring into cache the slot where a lookup of
+  // `hash` starts (a hint: nothing changes).
+  void Prefetch(std::uint64_t hash) const {
+    if (slots_.empty()) return;
+    __builtin_prefetch(
+        &slots_[static_cast<std::size_t>(hash >> 32) & (slots_.size() - 1)]);
+  }
+  // The id in the slot where a lookup of `hash` starts, if that slot's tag
+  // is hash's: the entry a lookup most likely compares first.
+  std::optional<std::uint32_t> FirstMatch(std::uint64_t hash) const {
+    if (slots_.empty()) return std::nullopt;
+    const std::uint64_t tag = hash >> 32;
+    const std::uint64_t entry =
+        slots_[static_cast<std::size_t>(tag) & (slots_.size() - 1)];
+    if (entry == 0 || (entry >> 32) != tag) return std::nullopt;
+    return static_cast<std::uint32_t>(entry) - 1;
+  }
+
   // The id of an entry with this hash for which same(id) holds, if any.
   template <class Same>
   std::optional<std::uint32_t> Find(std::uint64_t hash, Same same) const {

@@ -50,6 +50,37 @@ inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
   return h ^ (h >> 31);
 }
 
+// Whether the `n` bytes at `a` and `b` are equal. Keys are short (a
+// packed state is often 8 to 24 bytes), so from 8 bytes on they are
+// compared a word at a time, the last word overlapping the one before,
+// without a call.
+// (GCC, inlining a call with a key shorter than a word, warns of the word
+// loads in the branch that key never takes.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
+inline bool SameBytes(const std::uint8_t* a, const std::uint8_t* b,
+                      std::size_t n) {
+  if (n >= 8) {
+    std::uint64_t x, y, differ = 0;
+    std::size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+      std::memcpy(&x, a + i, 8);
+      std::memcpy(&y, b + i, 8);
+      differ |= x ^ y;
+    }
+    i = n - 8;  // the last word, overlapping the one before
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    return (differ | (x ^ y)) == 0;
+  }
+  return std::memcmp(a, b, n) == 0;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 // Records of `width` bytes, numbered densely, kept in blocks of 2^16
 // records that are never moved: growing allocates one more block, copies
 // nothing, and leaves at most one block unused. New records are
@@ -114,24 +145,40 @@ class VisitedStore {
   // Safe from several threads while nothing is inserted.
   std::optional<std::uint32_t> Find(const std::uint8_t* key,
                                     std::uint64_t hash) const {
-    return tables_[ShardOf(hash)].Find(hash, [&](std::uint32_t id) {
-      return std::memcmp(at(id), key, width_) == 0;
-    });
+    return tables_[ShardOf(hash)].Find(
+        hash, [&](std::uint32_t id) { return SameBytes(at(id), key, width_); });
+  }
+
+  // Lookups of many keys hide the memory's latency by asking for what a
+  // later lookup reads while an earlier one runs: the index slot of the
+  // key kSlotAhead places on, and the stored key behind the slot of the
+  // one kKeyAhead places on (whose slot was asked for earlier).
+  static constexpr std::size_t kSlotAhead = 16;
+  static constexpr std::size_t kKeyAhead = 8;
+  void PrefetchSlot(std::uint64_t hash) const {
+    tables_[ShardOf(hash)].Prefetch(hash);
+  }
+  void PrefetchKey(std::uint64_t hash) const {
+    const auto id = tables_[ShardOf(hash)].FirstMatch(hash);
+    if (id && (*id & kPending) == 0 && *id < size())
+      __builtin_prefetch(at(*id));
   }
 
   // Stores `key` unless it is there: its id, and whether it
   // is new.
   std::pair<std::uint32_t, bool> InsertOne(const std::uint8_t* key) {
-    const std::uint64_t hash = HashBytes(key, width_);
+    return InsertOne(key, HashBytes(key, width_));
+  }
+  // The same, for a key whose hash is `hash`.
+  std::pair<std::uint32_t, bool> InsertOne(const std::uint8_t* key,
+                                           std::uint64_t hash) {
     StateTable& table = tables_[ShardOf(hash)];
     table.Reserve(1);
     const auto id = static_cast<std::uint32_t>(size());
     StateTable::Slot slot;
     const auto [found, fresh] = table.FindOrInsert(
         hash, id,
-        [&](std::uint32_t other) {
-          return std::memcmp(at(other), key, width_) == 0;
-        },
+        [&](std::uint32_t other) { return SameBytes(at(other), key, width_); },
         &slot);
     if (fresh) {
       Resize(size() + 1);
@@ -179,7 +226,7 @@ class VisitedStore {
             [&](std::uint32_t id) {
               const std::uint8_t* other =
                   (id & kPending) ? pending[id & ~kPending].key : at(id);
-              return std::memcmp(other, key, width_) == 0;
+              return SameBytes(other, key, width_);
             },
             &slot);
         if (fresh) {

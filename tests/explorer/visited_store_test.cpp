@@ -116,3 +116,49 @@ TEST_CASE("a worker number is never in two calls at once") {
 }
 
 }  // namespace
+
+TEST_CASE("keys of any width compare equal exactly when every byte does") {
+  for (std::size_t n = 1; n <= 40; ++n) {
+    std::vector<std::uint8_t> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i)
+      a[i] = b[i] = static_cast<std::uint8_t>(i * 37 + n);
+    CHECK(oc::explorer::SameBytes(a.data(), b.data(), n));
+    for (std::size_t i = 0; i < n; ++i) {
+      b[i] ^= 0x10;
+      CHECK_FALSE(oc::explorer::SameBytes(a.data(), b.data(), n));
+      b[i] ^= 0x10;
+    }
+  }
+}
+
+TEST_CASE("the table names the entry a lookup meets first, by its tag") {
+  StateTable table;
+  CHECK_FALSE(table.FirstMatch(0x1234'0000'0000'0000).has_value());
+  table.Reserve(2);
+  StateTable::Slot slot;
+  const std::uint64_t hash = 0x1234'5678'0000'0001;
+  table.FindOrInsert(
+      hash, 9, [](std::uint32_t) { return false; }, &slot);
+  table.Prefetch(hash);  // a hint only: the table is unchanged
+  REQUIRE(table.FirstMatch(hash).has_value());
+  CHECK(*table.FirstMatch(hash) == 9);
+  // Another tag on the same slot (the slot is tag & mask): no match.
+  const std::uint64_t other = hash ^ (std::uint64_t{1} << 62);
+  CHECK_FALSE(table.FirstMatch(other).has_value());
+  CHECK(table.size() == 1);
+}
+
+TEST_CASE("a key inserted with its hash given is found like one hashed here") {
+  VisitedStore store(12);
+  std::vector<std::uint8_t> key(12, 3);
+  const std::uint64_t hash = oc::explorer::HashBytes(key.data(), key.size());
+  store.PrefetchSlot(hash);
+  store.PrefetchKey(hash);
+  const auto [id, fresh] = store.InsertOne(key.data(), hash);
+  CHECK(fresh);
+  CHECK(store.InsertOne(key.data()) ==
+        std::pair<std::uint32_t, bool>{id, false});
+  key[11] = 4;
+  CHECK(store.InsertOne(key.data()).second);
+  CHECK(store.size() == 2);
+}
