@@ -339,6 +339,7 @@ Exploration<M> ExploreDistributed(
   std::vector<std::vector<std::uint8_t>> out(static_cast<std::size_t>(ranks));
   std::vector<std::vector<std::uint8_t>> in(static_cast<std::size_t>(ranks));
   std::vector<std::uint8_t> own;  // this round's successors this rank owns
+  std::vector<std::uint64_t> own_hashes;  // their keys' hashes
   struct Arrival {
     std::uint64_t hash;
     const std::uint8_t* record;  // the key, its parent and successor index
@@ -410,14 +411,15 @@ Exploration<M> ExploreDistributed(
     // the least (parent, successor) of each key.
     auto take = [&](const std::vector<std::vector<std::uint8_t>>& from) {
       arrivals.clear();
-      auto gather = [&](const std::vector<std::uint8_t>& bytes) {
+      for (std::size_t k = 0; k < own_hashes.size(); ++k) {
+        arrivals.push_back({own_hashes[k], own.data() + k * record_bytes});
+      }
+      for (const auto& bytes : from) {
         for (const std::uint8_t* at = bytes.data();
              at < bytes.data() + bytes.size(); at += record_bytes) {
           arrivals.push_back({HashBytes(at, width), at});
         }
-      };
-      gather(own);
-      for (const auto& bytes : from) gather(bytes);
+      }
       const std::size_t n = arrivals.size();
       for (std::size_t j = 0; j < n; ++j) {
         if (j + VisitedStore::kSlotAhead < n) {
@@ -432,12 +434,14 @@ Exploration<M> ExploreDistributed(
                  Get<std::uint32_t>(field));
       }
       own.clear();
+      own_hashes.clear();
     };
     auto held_bytes = [&] {
-      std::uint64_t bytes =
-          store.HeldBytes() + pending_parent.capacity() * 8 + own.capacity() +
-          arrivals.capacity() * sizeof(Arrival) + ids.capacity() * 8 +
-          by_id.capacity() * 4 + successors.capacity() * sizeof(successors[0]);
+      std::uint64_t bytes = store.HeldBytes() + pending_parent.capacity() * 8 +
+                            own.capacity() + own_hashes.capacity() * 8 +
+                            arrivals.capacity() * sizeof(Arrival) +
+                            ids.capacity() * 8 + by_id.capacity() * 4 +
+                            successors.capacity() * sizeof(successors[0]);
       for (const auto& v : out) bytes += v.capacity();
       for (const auto& v : in) bytes += v.capacity();
       return bytes;
@@ -581,10 +585,14 @@ Exploration<M> ExploreDistributed(
               note(std::move(hit));
             }
           }
-          const int owner =
-              distributed::OwnerOf(HashBytes(probe.data(), width), ranks);
+          const std::uint64_t hash = HashBytes(probe.data(), width);
+          const int owner = distributed::OwnerOf(hash, ranks);
           ++candidates_total;
-          if (owner != me) ++candidates_crossing;
+          if (owner != me) {
+            ++candidates_crossing;
+          } else {
+            own_hashes.push_back(hash);  // not to hash it again in take
+          }
           // This rank's own successors wait in `own`, not to travel.
           auto& to = owner == me ? own : out[static_cast<std::size_t>(owner)];
           to.insert(to.end(), probe.begin(), probe.end());
