@@ -1,9 +1,10 @@
 // The visited store of a search: every stored state's key (its encoding,
 // or its canonical encoding under symmetry) end to end in one array, and an
-// index from keys to ids split into kShards hash tables, so that threads
-// can deduplicate different shards at once. It keeps no parent links: a
-// breadth-first search numbers states level by level, and finds a state's
-// parent again by expanding the level before it (breadth_first_search.h).
+// index from keys to ids split into kShards hash tables of 32-bit slots
+// (IdTable), so that threads can deduplicate different shards at once. It keeps
+// no parent links: a breadth-first search numbers states level by level, and
+// finds a state's parent again by expanding the level before it
+// (breadth_first_search.h).
 //
 // Ids are dense and given in insertion order. A batch
 // of candidates is inserted in two steps: Deduplicate marks, shard by
@@ -26,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "explorer/state_table.h"
+#include "explorer/id_table.h"
 
 namespace oc::explorer {
 
@@ -145,8 +146,9 @@ class VisitedStore {
   // Safe from several threads while nothing is inserted.
   std::optional<std::uint32_t> Find(const std::uint8_t* key,
                                     std::uint64_t hash) const {
-    return tables_[ShardOf(hash)].Find(
-        hash, [&](std::uint32_t id) { return SameBytes(at(id), key, width_); });
+    return tables_[ShardOf(hash)].Find(hash, [&](std::uint32_t id) {
+      return id < size() && SameBytes(at(id), key, width_);
+    });
   }
 
   // Lookups of many keys hide the memory's latency by asking for what a
@@ -160,8 +162,7 @@ class VisitedStore {
   }
   void PrefetchKey(std::uint64_t hash) const {
     const auto id = tables_[ShardOf(hash)].FirstMatch(hash);
-    if (id && (*id & kPending) == 0 && *id < size())
-      __builtin_prefetch(at(*id));
+    if (id && *id < size()) __builtin_prefetch(at(*id));
   }
 
   // Stores `key` unless it is there: its id, and whether it
@@ -172,10 +173,11 @@ class VisitedStore {
   // The same, for a key whose hash is `hash`.
   std::pair<std::uint32_t, bool> InsertOne(const std::uint8_t* key,
                                            std::uint64_t hash) {
-    StateTable& table = tables_[ShardOf(hash)];
-    table.Reserve(1);
+    IdTable& table = tables_[ShardOf(hash)];
     const auto id = static_cast<std::uint32_t>(size());
-    StateTable::Slot slot;
+    table.Reserve(1, KeyHashes{*this});
+    table.ReserveIds(std::uint64_t{id} + 1);
+    IdTable::Slot slot;
     const auto [found, fresh] = table.FindOrInsert(
         hash, id,
         [&](std::uint32_t other) { return SameBytes(at(other), key, width_); },
@@ -209,23 +211,26 @@ class VisitedStore {
   template <class CandidatesOf>
   void Deduplicate(std::size_t shard, std::size_t incoming, std::size_t chunks,
                    CandidatesOf candidates) {
-    StateTable& table = tables_[shard];
+    IdTable& table = tables_[shard];
     std::vector<Pending>& pending = pending_[shard];
     pending.clear();
-    table.Reserve(incoming);
+    table.Reserve(incoming, KeyHashes{*this});
+    // In the table, the candidate pending[i] stands as id base + i.
+    const auto base = static_cast<std::uint32_t>(size());
+    table.ReserveIds(std::uint64_t{base} + incoming);
     for (std::size_t c = 0; c < chunks; ++c) {
       const Candidates in = candidates(c);
       for (std::uint32_t k : in.indices) {
         const std::uint8_t* key =
             in.keys + static_cast<std::size_t>(k) * width_;
-        StateTable::Slot slot;
+        IdTable::Slot slot;
         const auto provisional =
-            static_cast<std::uint32_t>(kPending | pending.size());
+            static_cast<std::uint32_t>(base + pending.size());
         const auto [found, fresh] = table.FindOrInsert(
             in.hashes[k], provisional,
             [&](std::uint32_t id) {
               const std::uint8_t* other =
-                  (id & kPending) ? pending[id & ~kPending].key : at(id);
+                  id >= base ? pending[id - base].key : at(id);
               return SameBytes(other, key, width_);
             },
             &slot);
@@ -234,7 +239,7 @@ class VisitedStore {
           pending.push_back(
               Pending{static_cast<std::uint32_t>(c), k, slot, key});
         } else if (in.found != nullptr) {
-          in.found[k] = found;
+          in.found[k] = found >= base ? kPending | (found - base) : found;
         }
       }
     }
@@ -252,6 +257,7 @@ class VisitedStore {
   // (its entry then stays provisional; the search is over).
   template <class IdOf>
   void Renumber(std::size_t shard, IdOf id_of) {
+    tables_[shard].ReserveIds(size());
     for (const Pending& p : pending_[shard]) {
       const std::uint32_t id = id_of(p.chunk, p.candidate);
       if (id != kNoId) tables_[shard].SetId(p.slot, id);
@@ -271,7 +277,7 @@ class VisitedStore {
   // The store's size: keys and tables.
   std::size_t Bytes() const {
     std::size_t bytes = keys_.Bytes();
-    for (const StateTable& t : tables_) bytes += t.Bytes();
+    for (const IdTable& t : tables_) bytes += t.Bytes();
     return bytes;
   }
   // All it holds: Bytes() and the bookkeeping a deduplication keeps for
@@ -315,13 +321,25 @@ class VisitedStore {
   static constexpr std::uint32_t kPending = 1u << 31;
   struct Pending {
     std::uint32_t chunk, candidate;
-    StateTable::Slot slot;
+    IdTable::Slot slot;
     const std::uint8_t* key;
+  };
+  // What a table asks of its keys when it grows: an id's hash. (An entry
+  // left provisional by a search that stopped has no key; where it goes
+  // does not matter, as no lookup can match it.)
+  struct KeyHashes {
+    const VisitedStore& store;
+    std::uint64_t Hash(std::uint32_t id) const {
+      return id < store.size() ? HashBytes(store.at(id), store.width_) : 0;
+    }
+    void Prefetch(std::uint32_t id) const {
+      if (id < store.size()) __builtin_prefetch(store.at(id));
+    }
   };
 
   std::size_t width_;
   RecordBlocks keys_;  // width_ bytes per id
-  std::array<StateTable, kShards> tables_;
+  std::array<IdTable, kShards> tables_;
   std::array<std::vector<Pending>, kShards> pending_;
 };
 
