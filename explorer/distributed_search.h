@@ -51,6 +51,7 @@
 #include <utility>
 #include <vector>
 
+#include "explorer/block_array.h"
 #include "explorer/breadth_first_search.h"
 #include "explorer/exploration.h"
 #include "explorer/found_violations.h"
@@ -66,6 +67,10 @@ inline constexpr std::size_t kRound = 1 << 13;  // states a rank expands
                                                 // per exchange
 inline constexpr std::uint64_t kNone =
     std::numeric_limits<std::uint64_t>::max();
+// A state's offset in its level, before it is numbered. (A level has fewer
+// states than this; one that would not is cut by a state limit.)
+inline constexpr std::uint32_t kNoOffset =
+    std::numeric_limits<std::uint32_t>::max();
 
 // The rank that owns a key of hash `hash` (the multiply mixes the bits the
 // store's shards use).
@@ -111,6 +116,7 @@ Exploration<M> ExploreDistributed(
   using Action = typename M::Action;
   using distributed::Get;
   using distributed::kNone;
+  using distributed::kNoOffset;
   using distributed::LevelHit;
   using distributed::Put;
   const auto start = std::chrono::steady_clock::now();
@@ -157,14 +163,16 @@ Exploration<M> ExploreDistributed(
   }
 
   // The states this rank owns, level after level, each level's in the
-  // order they arrived, with their global ids (`ids`, by local id); level
-  // k holds local ids [local_starts[k], local_starts[k + 1]) and global
-  // ids [global_starts[k], global_starts[k + 1]); by_id lists each level's
-  // local ids in id order. The next level's states are stored as they
-  // arrive, and given ids at the level's end.
+  // order they arrived; level k holds local ids [local_starts[k],
+  // local_starts[k + 1]) and global ids [global_starts[k], global_starts[k +
+  // 1]). A state's global id is its level's first plus its offset
+  // (`offsets`, by local id); by_id lists each level's local ids in id
+  // order. The next level's states are stored as they arrive, and given
+  // ids at the level's end. Both arrays are kept in blocks that never
+  // move, 8 bytes a state.
   VisitedStore store(width);
-  std::vector<std::uint64_t> ids;
-  std::vector<std::uint32_t> by_id;
+  BlockArray<std::uint32_t> offsets;
+  BlockArray<std::uint32_t> by_id;
   std::vector<std::size_t> local_starts{0};
   std::vector<std::uint64_t> global_starts{0};
   auto depth_of = [&](std::uint64_t id) {
@@ -189,16 +197,20 @@ Exploration<M> ExploreDistributed(
   };
   auto key_of_id = [&](std::uint64_t id) {
     const std::size_t depth = depth_of(id);
-    const auto first =
-        by_id.begin() + static_cast<std::ptrdiff_t>(local_starts[depth]);
-    const auto last =
-        by_id.begin() + static_cast<std::ptrdiff_t>(local_starts[depth + 1]);
-    const auto at = std::lower_bound(
-        first, last, id, [&](std::uint32_t local, std::uint64_t value) {
-          return ids[local] < value;
-        });
-    const bool found = at != last && ids[*at] == id;
-    return share_key(found, found ? *at : 0);
+    const std::uint64_t offset = id - global_starts[depth];
+    // The first of the level's by_id whose offset is not below `offset`.
+    std::size_t first = local_starts[depth], last = local_starts[depth + 1];
+    const std::size_t end = last;
+    while (first < last) {
+      const std::size_t mid = first + (last - first) / 2;
+      if (offsets[by_id[mid]] < offset) {
+        first = mid + 1;
+      } else {
+        last = mid;
+      }
+    }
+    const bool found = first != end && offsets[by_id[first]] == offset;
+    return share_key(found, found ? by_id[first] : 0);
   };
   // The first state of level depth - 1 (by id) with a successor keyed
   // `target`: its key. The level is searched in waves of ids, each rank
@@ -210,10 +222,11 @@ Exploration<M> ExploreDistributed(
     std::uint64_t best = kNone;
     std::uint32_t best_local = 0;
     std::size_t i = local_starts[depth - 1];
-    for (std::uint64_t from = global_starts[depth - 1];
-         from < global_starts[depth]; from += wave) {
-      for (; i < local_starts[depth] && ids[by_id[i]] < from + wave &&
-             best == kNone;
+    const std::uint64_t level_first = global_starts[depth - 1];
+    for (std::uint64_t from = level_first; from < global_starts[depth];
+         from += wave) {
+      for (; i < local_starts[depth] &&
+             level_first + offsets[by_id[i]] < from + wave && best == kNone;
            ++i) {
         const std::uint32_t local = by_id[i];
         successors.clear();
@@ -221,7 +234,7 @@ Exploration<M> ExploreDistributed(
         for (const auto& step : successors) {
           key_of(step.second, probe.data());
           if (std::memcmp(probe.data(), target.data(), width) == 0) {
-            best = ids[local];
+            best = level_first + offsets[local];
             best_local = local;
             break;
           }
@@ -311,7 +324,7 @@ Exploration<M> ExploreDistributed(
       if (distributed::OwnerOf(HashBytes(probe.data(), width), ranks) == me) {
         by_id.push_back(static_cast<std::uint32_t>(store.size()));
         store.InsertOne(probe.data());
-        ids.push_back(id);
+        offsets.push_back(static_cast<std::uint32_t>(id));
       }
       for (std::size_t p = 0; p < properties.size(); ++p) {
         if (properties[p].kind == PropertyKind::kSafety &&
@@ -440,7 +453,7 @@ Exploration<M> ExploreDistributed(
       std::uint64_t bytes = store.HeldBytes() + pending_parent.capacity() * 8 +
                             own.capacity() + own_hashes.capacity() * 8 +
                             arrivals.capacity() * sizeof(Arrival) +
-                            ids.capacity() * 8 + by_id.capacity() * 4 +
+                            offsets.Bytes() + by_id.Bytes() +
                             successors.capacity() * sizeof(successors[0]);
       for (const auto& v : out) bytes += v.capacity();
       for (const auto& v : in) bytes += v.capacity();
@@ -532,7 +545,7 @@ Exploration<M> ExploreDistributed(
       }
       for (std::size_t i = first; i < last; ++i) {
         const auto local = static_cast<std::uint32_t>(i);
-        const std::uint64_t id = ids[i];
+        const std::uint64_t id = level_first + offsets[i];
         const State current = model.Decode(store.at(local));
         successors.clear();
         bool expanded = false;
@@ -709,13 +722,13 @@ Exploration<M> ExploreDistributed(
     std::sort(order.begin(), order.end());
     // The state limit cuts the level in id order (the states past it stay
     // in the store, unnumbered: the search ends here).
-    const std::uint64_t limit =
-        std::min<std::uint64_t>(max_states, next_first + level_new);
+    const std::uint64_t limit = std::min<std::uint64_t>(
+        {max_states, next_first + level_new, next_first + kNoOffset});
     if (limit < next_first + level_new) result.stop = Stop::kMaxStates;
-    ids.resize(store.size(), kNone);
+    offsets.resize(store.size(), kNoOffset);
     const std::size_t first_new = by_id.size();
     for (const auto& [id, k] : order) {
-      ids[local_end + k] = id;
+      offsets[local_end + k] = static_cast<std::uint32_t>(id - next_first);
       if (id < limit)
         by_id.push_back(static_cast<std::uint32_t>(local_end + k));
     }
@@ -732,7 +745,7 @@ Exploration<M> ExploreDistributed(
           hit.successor = pending_successor[k];
           hit.phase = 1;
           hit.property = static_cast<std::uint32_t>(p);
-          hit.state = ids[local];
+          hit.state = next_first + offsets[local];
           note(std::move(hit));
         }
       }

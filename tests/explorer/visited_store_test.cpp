@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "explorer/block_array.h"
 #include "explorer/state_table.h"
 #include "explorer/worker_pool.h"
 
@@ -161,4 +162,26 @@ TEST_CASE("a key inserted with its hash given is found like one hashed here") {
   key[11] = 4;
   CHECK(store.InsertOne(key.data()).second);
   CHECK(store.size() == 2);
+}
+
+TEST_CASE("a block array grows without moving what it holds") {
+  oc::explorer::BlockArray<std::uint32_t> array;
+  CHECK(array.Bytes() == 0);
+  array.push_back(7);
+  const std::uint32_t* first = &array[0];
+  const std::size_t n = 3 * oc::explorer::BlockArray<std::uint32_t>::kPerBlock;
+  for (std::uint32_t i = 1; i < n; ++i) array.push_back(i * 3);
+  CHECK(&array[0] == first);
+  CHECK(array.size() == n);
+  CHECK(array[0] == 7);
+  for (std::uint32_t i = 1; i < n; ++i) REQUIRE(array[i] == i * 3);
+  array.resize(n + 5, 9);
+  CHECK(array.size() == n + 5);
+  CHECK(array[n] == 9);
+  CHECK(array[n + 4] == 9);
+  array[n + 4] = 1;
+  CHECK(array[n + 4] == 1);
+  // Four blocks of 2^16 four-byte values, and the list of them.
+  CHECK(array.Bytes() >= 4 * (std::size_t{1} << 16) * 4);
+  CHECK(array.Bytes() < 5 * (std::size_t{1} << 16) * 4);
 }
