@@ -9,14 +9,17 @@
 # Each scenario is searched unreduced (--no-symmetry --partial-order off):
 # in one process on one thread, then with --distributed on each rank count
 # of RANKS. With REPEAT=n, every setting runs n times, the settings taking
-# turns (one process, 1 rank, 2 ranks, ..., then again), and each figure
-# is the median of its n runs: on a shared machine whose speed drifts, the
-# turns spread the drift over every setting. One row per setting:
+# turns (one process, 1 rank, 2 ranks, ..., then again: a round), and each
+# figure is the median of its n runs; a speed-up is the median of the
+# rounds' own speed-ups, each against the one-rank run of its round. On a
+# shared machine whose speed drifts, runs of one round meet the same
+# drift. One row per setting:
 #   ranks       "-" for the one-process run
 #   search_s    the search's own seconds (from the report, start-up
 #               excluded)
 #   wall_s      the whole command, mpirun's start-up included
-#   speedup     one rank's search_s / this setting's
+#   speedup     one rank's search_s / this setting's (with REPEAT, the
+#               median over rounds)
 #   efficiency  speedup / ranks (the share of ideal scaling; ranks beyond
 #               the cores share them)
 #   rss_max     the largest peak resident memory of any rank
@@ -113,8 +116,10 @@ for scenario in "$@"; do
         "$(column - 2)" - - "$(column - 3) MiB" - - "$runs"
       continue
     fi
-    [ -n "$one" ] || one=$s
-    speedup=$(echo "$one $s" | awk '{ printf "%.2f", $1 / $2 }')
+    [ -n "$one" ] || one=$setting
+    # shellcheck disable=SC2046
+    speedup=$(median $(paste -d' ' "$work/$one.runs" "$work/$setting.runs" |
+      awk '{ printf "%.2f\n", $1 / $6 }'))
     efficiency=$(echo "$speedup $setting" |
       awk '{ printf "%.0f%%", 100 * $1 / $2 }')
     printf '%-16s %5s %9s %7s %8s %10s %9s %8s %8s %s\n' "$name" "$setting" \
