@@ -5,12 +5,12 @@
 // them, bits of the low half of the state's hash as a tag, so that most
 // slots of other states are passed without reading their keys. The table
 // widens `id_bits` (and narrows the tag) as the ids it must hold grow:
-// with 2^25 ids a tag has 7 bits. A slot has no room to keep the bits that
-// place its entry, so growing asks the owner for each id's hash again
-// (HashOf), from the stored key. The home slot of a hash is bits 32 and up
-// of it; linear probing; the capacity is a power of two and the load stays
-// at most 7/10. The caller says whether the state behind an id equals the
-// one it looks for. Not thread-safe.
+// with 30 million ids a tag has 7 bits, with 40 million 6. A slot has no room
+// to keep the bits that place its entry, so growing asks the owner for each
+// id's hash again (HashOf), from the stored key. The home slot of a hash is
+// bits 32 and up of it; linear probing; the capacity is a power of two and the
+// load stays at most 7/10. The caller says whether the state behind an id
+// equals the one it looks for. Not thread-safe.
 
 #ifndef OUTBOX_CHECK_EXPLORER_ID_TABLE_H_
 #define OUTBOX_CHECK_EXPLORER_ID_TABLE_H_
