@@ -325,8 +325,9 @@ class VisitedStore {
     const std::uint8_t* key;
   };
   // What a table asks of its keys when it grows: an id's hash. (An entry
-  // left provisional by a search that stopped has no key; where it goes
-  // does not matter, as no lookup can match it.)
+  // left provisional by a search that stopped names no key of its own:
+  // where it goes does not matter, as a lookup that meets it compares the
+  // key stored under that id, if any, and a match is then that key's.)
   struct KeyHashes {
     const VisitedStore& store;
     std::uint64_t Hash(std::uint32_t id) const {
