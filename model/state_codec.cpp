@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include "model/fault_budgets.h"
 #include "model/relay_styles.h"
@@ -74,6 +75,31 @@ enum class Field : std::uint8_t {
   kRetry,    // a relay's write waiting for its retry: 0 or event + 1
 };
 
+// Which renaming a field's cell follows: a cell read from
+// `s.events[m.event_from[i]]` is Place{kEvent, i, sizeof(EventCells)}, so
+// under a renaming it lies `stride * (event_from[i] - i)` bytes away from
+// where it lies under the identity. VisitFields announces each run of
+// cells with `Enter`, which only the program builder (FieldProgram) listens
+// to; the other visitors ignore it.
+enum class Perm : std::uint8_t { kNone, kEvent, kRelay, kInstance };
+struct Place {
+  Perm perm = Perm::kNone;
+  std::uint8_t index = 0;
+  std::uint16_t stride = 0;
+};
+
+template <class F>
+void Enter(F& f, Perm perm, std::size_t index, std::size_t stride) {
+  if constexpr (requires { f.Enter(Place{}); }) {
+    f.Enter(Place{perm, static_cast<std::uint8_t>(index),
+                  static_cast<std::uint16_t>(stride)});
+  }
+}
+template <class F>
+void EnterFixed(F& f) {
+  Enter(f, Perm::kNone, 0, 0);
+}
+
 // VisitFields' cells of the partitioned broker (`capacity`: records each
 // partition can hold; empty for the bag) and of applied_in_key_order
 // (`key_order`), in packing order. Symmetry swaps relays and the
@@ -88,6 +114,7 @@ template <class S, class F>
                                          const std::vector<int>& capacity,
                                          bool key_order, F& f) {
   const int partitions = static_cast<int>(capacity.size());
+  EnterFixed(f);
   if (partitions > 0) {
     ForEachBudget(BudgetFamily::kBroker, [&](const FaultBudget& budget) {
       f(s.budgets.*budget.left, Field::kBrokerBudget, -1);
@@ -110,9 +137,11 @@ template <class S, class F>
       }
     }
     for (std::size_t r = 0; r < s.relays.size(); ++r) {
+      Enter(f, Perm::kRelay, r, sizeof(RelayCells));
       f(s.relays[m.relay_from[r]].retry, Field::kRetry, -1);
     }
     for (std::size_t i = 0; i < s.instances.size(); ++i) {
+      Enter(f, Perm::kInstance, i, sizeof(InstanceCells));
       auto& inst = s.instances[m.instance_from[i]];
       f(inst.partition, Field::kPartitionRef, instance_group[i]);
       f(inst.offset, Field::kRecordOffset, instance_group[i]);
@@ -121,6 +150,7 @@ template <class S, class F>
     }
   }
   // applied_in_key_order's cells, on either broker.
+  EnterFixed(f);
   if (key_order) {
     const std::size_t keys =
         groups == 0 ? 0
@@ -150,6 +180,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
                  const std::vector<UserTableLayout>& user, bool stages,
                  const std::vector<int>& capacity, bool key_order, F f) {
   for (std::size_t i = 0; i < s.events.size(); ++i) {
+    Enter(f, Perm::kEvent, i, sizeof(EventCells));
     auto& e = s.events[m.event_from[i]];
     f(e.published, Field::kPublished, -1);
     f(e.owner, Field::kRelayRef, -1);
@@ -168,6 +199,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     }
   }
   for (std::size_t i = 0; i < s.relays.size(); ++i) {
+    Enter(f, Perm::kRelay, i, sizeof(RelayCells));
     auto& r = s.relays[m.relay_from[i]];
     f(r.phase, Field::kPhase, -1);
     f(r.event, Field::kEventRef, -1);
@@ -178,6 +210,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
     }
   }
   for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    Enter(f, Perm::kInstance, i, sizeof(InstanceCells));
     auto& inst = s.instances[m.instance_from[i]];
     f(inst.phase, Field::kPhase, instance_group[i]);
     f(inst.event, Field::kEventRef, instance_group[i]);
@@ -186,6 +219,8 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   }
   for (int g = 0; g < groups; ++g) {
     for (int e = 0; e < events; ++e) {
+      Enter(f, Perm::kEvent, static_cast<std::size_t>(e),
+            sizeof(GroupEventCells));
       auto& c = s.group_events[static_cast<std::size_t>(g * events) +
                                m.event_from[static_cast<std::size_t>(e)]];
       f(c.ready, Field::kReady, g);
@@ -202,6 +237,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
       }
     }
   }
+  EnterFixed(f);
   const std::size_t keys =
       groups == 0 ? 0 : s.group_keys.size() / static_cast<std::size_t>(groups);
   for (int g = 0; g < groups; ++g) {
@@ -215,10 +251,17 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   for (const UserTableLayout& l : user) {
     const Field what = l.row ? Field::kUserRow : Field::kUserNumber;
     for (int i = 0; i < l.size; ++i) {
+      if (l.by_event) {
+        Enter(f, Perm::kEvent, static_cast<std::size_t>(i),
+              sizeof(std::int16_t));
+      } else {
+        EnterFixed(f);
+      }
       const int cell = l.by_event ? l.first + m.event_from[i] : l.first + i;
       f(s.user[static_cast<std::size_t>(cell)], what, l.group);
     }
   }
+  EnterFixed(f);
   auto budgets = [&](BudgetFamily family, Field what) {
     ForEachBudget(family, [&](const FaultBudget& budget) {
       f(s.budgets.*budget.left, what, -1);
@@ -237,6 +280,7 @@ void VisitFields(S& s, int events, int groups, const int* instance_group,
   // was (the rare branch is a function of its own, not inlined here).
   if (!capacity.empty() || key_order) {
     VisitBrokerFields(s, groups, instance_group, m, capacity, key_order, f);
+    EnterFixed(f);
   }
   if (!time) return;
   budgets(BudgetFamily::kTime, Field::kTimeBudget);
@@ -441,6 +485,33 @@ struct Bounds {
   }
 };
 
+// Where VisitFields finds each field of a State, for StateCodec's program:
+// the bytes from the State's start (under the renaming visited with), the
+// Place last entered, the value's size and kind.
+struct FoundField {
+  std::size_t offset;
+  Place place;
+  std::size_t size;
+  Field what;
+  int group;
+};
+struct FieldFinder {
+  const State* state;
+  std::vector<FoundField>* found;
+  Place place{};
+  void Enter(Place p) { place = p; }
+  template <class V>
+  void operator()(V& value, Field what, int group) {
+    static_assert(sizeof(V) == 1 || sizeof(V) == 2 || sizeof(V) == 4);
+    static_assert(std::is_unsigned_v<V> || std::is_enum_v<V> ||
+                  std::is_same_v<V, std::int16_t>);
+    found->push_back(FoundField{
+        static_cast<std::size_t>(reinterpret_cast<const char*>(&value) -
+                                 reinterpret_cast<const char*>(state)),
+        place, sizeof(V), what, group});
+  }
+};
+
 [[noreturn]] void FieldOverflow(std::size_t field, unsigned value,
                                 unsigned width) {
   std::fprintf(stderr,
@@ -518,6 +589,43 @@ StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
               });
   bits_ = 0;
   for (std::uint8_t w : widths_) bits_ += w;
+
+  std::vector<FoundField> found;
+  VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
+              time_, user_, stages_, capacity_, key_order_,
+              FieldFinder{&s, &found});
+  if (found.size() != widths_.size()) std::abort();  // one walk, one order
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const FoundField& f = found[i];
+    if (widths_[i] == 0) continue;
+    FieldOp op{};
+    op.offset = static_cast<std::uint32_t>(f.offset);
+    op.stride = f.place.stride;
+    op.perm = static_cast<std::uint8_t>(f.place.perm);
+    op.index = f.place.index;
+    op.size = static_cast<std::uint8_t>(f.size);
+    op.width = widths_[i];
+    op.field = static_cast<std::uint32_t>(i);
+    switch (f.what) {
+      case Field::kRelayRef:
+        op.convert = 1;
+        break;
+      case Field::kEventRef:
+        op.convert = 2;
+        break;
+      case Field::kOwner:
+        op.convert = 3;
+        op.first = static_cast<std::uint8_t>(
+            group_first_[static_cast<std::size_t>(f.group)]);
+        break;
+      case Field::kUserNumber:
+        op.convert = 4;
+        break;
+      default:
+        op.convert = 0;
+    }
+    program_.push_back(op);
+  }
 }
 
 namespace {
@@ -552,61 +660,92 @@ class BitWriter {
 
 }  // namespace
 
+// One pass of the program over `s` renamed by `r` (kRenamed false: `r` is
+// the identity, and no cell moves and no reference changes).
+template <bool kRenamed>
+void StateCodec::Run(const State& s, const Renaming& r,
+                     std::uint8_t* out) const {
+  BitWriter writer(out);
+  const auto* base = reinterpret_cast<const unsigned char*>(&s);
+  for (const FieldOp& op : program_) {
+    const unsigned char* at = base + op.offset;
+    if constexpr (kRenamed) {
+      if (op.perm != 0) {
+        const std::uint8_t* from = op.perm == 1   ? r.event_from.data()
+                                   : op.perm == 2 ? r.relay_from.data()
+                                                  : r.instance_from.data();
+        at += static_cast<std::ptrdiff_t>(op.stride) *
+              (static_cast<int>(from[op.index]) - static_cast<int>(op.index));
+      }
+    }
+    unsigned v;
+    if (op.size == 1) {
+      v = *at;
+    } else if (op.size == 2) {
+      std::uint16_t x;
+      std::memcpy(&x, at, 2);
+      v = x;
+    } else {
+      std::uint32_t x;
+      std::memcpy(&x, at, 4);
+      v = x;
+    }
+    if (op.convert == 4) {
+      v = static_cast<unsigned>(static_cast<std::int16_t>(v) + user_bias_);
+    } else if constexpr (kRenamed) {
+      if (op.convert == 1 && v != 0) {
+        v = r.relay_to[v - 1] + 1u;
+      } else if (op.convert == 2 && v != 0) {
+        v = r.event_to[v - 1] + 1u;
+      } else if (op.convert == 3) {
+        // An instance of the group, from 0.
+        v = static_cast<unsigned>(r.instance_to[op.first + v] - op.first);
+      }
+    }
+    if ((v >> op.width) != 0) FieldOverflow(op.field, v, op.width);
+    writer.Put(v, op.width);
+  }
+  writer.Finish();
+}
+
 void StateCodec::Encode(const State& s, std::uint8_t* out) const {
-  EncodeRenamed(s, identity_, out);
+  Run<false>(s, identity_, out);
 }
 
 void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
                                std::uint8_t* out) const {
-  BitWriter writer(out);
-  std::size_t field = 0;
-  VisitFields(
-      s, events_, groups_, instance_group_.data(), r, styles_, time_, user_,
-      stages_, capacity_, key_order_,
-      [&](const auto& value, Field what, int group) {
-        auto v = static_cast<unsigned>(value);
-        if (what == Field::kUserNumber) {
-          v = static_cast<unsigned>(static_cast<int>(value) + user_bias_);
-        } else if (v != 0 && what == Field::kRelayRef) {
-          v = r.relay_to[v - 1] + 1u;
-        } else if (v != 0 && what == Field::kEventRef) {
-          v = r.event_to[v - 1] + 1u;
-        } else if (what == Field::kOwner) {
-          // An instance of the group, from 0.
-          const int first = group_first_[static_cast<std::size_t>(group)];
-          v = static_cast<unsigned>(r.instance_to[first + v] - first);
-        }
-        const unsigned width = widths_[field];
-        if ((v >> width) != 0) FieldOverflow(field, v, width);
-        ++field;
-        writer.Put(v, width);
-      });
-  writer.Finish();
+  Run<true>(s, r, out);
 }
 
 State StateCodec::Decode(const std::uint8_t* in) const {
   State s = shape_;
+  auto* base = reinterpret_cast<unsigned char*>(&s);
   std::uint64_t word = 0;
   unsigned have = 0;
-  std::size_t field = 0;
   const std::uint8_t* end = in + size();
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, user_, stages_, capacity_, key_order_,
-              [&](auto& value, Field what, int) {
-                const unsigned width = widths_[field++];
-                if (width == 0) return;
-                while (have < width) {
-                  const std::uint64_t byte = in < end ? *in++ : 0;
-                  word |= byte << have;
-                  have += 8;
-                }
-                const auto raw =
-                    static_cast<int>(word & ((std::uint64_t{1} << width) - 1));
-                value = static_cast<std::remove_reference_t<decltype(value)>>(
-                    what == Field::kUserNumber ? raw - user_bias_ : raw);
-                word >>= width;
-                have -= width;
-              });
+  for (const FieldOp& op : program_) {
+    while (have < op.width) {
+      const std::uint64_t byte = in < end ? *in++ : 0;
+      word |= byte << have;
+      have += 8;
+    }
+    const auto raw =
+        static_cast<unsigned>(word & ((std::uint64_t{1} << op.width) - 1));
+    word >>= op.width;
+    have -= op.width;
+    unsigned char* at = base + op.offset;
+    if (op.size == 1) {
+      *at = static_cast<unsigned char>(raw);
+    } else if (op.size == 2) {
+      const auto x = static_cast<std::uint16_t>(
+          op.convert == 4 ? static_cast<int>(raw) - user_bias_
+                          : static_cast<int>(raw));
+      std::memcpy(at, &x, 2);
+    } else {
+      const std::uint32_t x = raw;
+      std::memcpy(at, &x, 4);
+    }
+  }
   return s;
 }
 

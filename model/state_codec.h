@@ -107,6 +107,26 @@ class StateCodec {
   std::vector<int> capacity_;
   bool key_order_ = false;
   std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
+  // The fields of more than 0 bits, in packing order, as a program that
+  // Encode, EncodeRenamed and Decode run instead of walking every cell:
+  // where the field lies in a State (under the identity renaming), which
+  // renaming moves it and by how many bytes per index, and how its value
+  // is stored. Fields of 0 bits keep the shape's value and take no step.
+  struct FieldOp {
+    std::uint32_t offset;  // bytes from the State's start
+    std::uint16_t stride;  // bytes between the cells of consecutive indices
+    std::uint8_t perm;     // 0 none, 1 events, 2 relays, 3 instances
+    std::uint8_t index;    // the index `perm` renames
+    std::uint8_t size;     // bytes of the stored value: 1, 2 or 4
+    std::uint8_t convert;  // 0 as is, 1 relay + 1, 2 event + 1, 3 owner,
+                           // 4 declared number (signed, with a bias)
+    std::uint8_t width;    // bits in the encoding
+    std::uint8_t first;    // with convert 3: the group's first instance
+    std::uint32_t field;   // index in widths_, for an overflow's message
+  };
+  std::vector<FieldOp> program_;
+  template <bool kRenamed>
+  void Run(const State& s, const Renaming& r, std::uint8_t* out) const;
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
 };
