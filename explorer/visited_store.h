@@ -43,8 +43,19 @@ inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
     p += 8;
     n -= 8;
   }
+  // The last 0 to 7 bytes, read without a call: two overlapping words of
+  // four, or the first, middle and last byte of a shorter tail (each byte
+  // read at least once, in a fixed place for each length).
   std::uint64_t tail = 0;
-  std::memcpy(&tail, p, n);
+  if (n >= 4) {
+    std::uint32_t low, high;
+    std::memcpy(&low, p, 4);
+    std::memcpy(&high, p + n - 4, 4);
+    tail = low | (std::uint64_t{high} << 32);
+  } else if (n > 0) {
+    tail =
+        p[0] | (std::uint64_t{p[n / 2]} << 8) | (std::uint64_t{p[n - 1]} << 16);
+  }
   h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
   h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
   h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;

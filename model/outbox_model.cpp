@@ -356,6 +356,75 @@ void OutboxModel::ListCandidates() {
       }
     }
   }
+
+  // The gates: each is the first test Check makes of its action's kind
+  // (for a consume on the bag, the copy waiting; the instance's being idle
+  // comes first in Check, but a copy waiting is rarer).
+  const State shape = InitialStates().front();
+  const auto* base = reinterpret_cast<const std::uint8_t*>(&shape);
+  const std::size_t events_n = config_.events.size();
+  auto place = [&](const auto& cell) {
+    static_assert(sizeof(cell) == 1);
+    return static_cast<std::uint32_t>(
+        reinterpret_cast<const std::uint8_t*>(&cell) - base);
+  };
+  auto equal = [&](const auto& cell, auto value) {
+    return Gate{place(cell), 1, static_cast<std::uint8_t>(value)};
+  };
+  for (const Action& a : candidates_) {
+    const auto instance = [&]() -> const InstanceCells& {
+      return shape.instances[static_cast<std::size_t>(first_instance_[a.group] +
+                                                      a.instance)];
+    };
+    const auto group_event = [&]() -> const GroupEventCells& {
+      return shape.group_events[a.group * events_n + a.event];
+    };
+    Gate gate;
+    switch (a.kind) {
+      case ActionKind::kClaim:
+        gate = equal(shape.relays[a.relay].phase, RelayPhase::kIdle);
+        break;
+      case ActionKind::kSend:
+      case ActionKind::kSendAckLost:
+      case ActionKind::kSendFails:
+        gate = equal(shape.relays[a.relay].phase, RelayPhase::kClaimed);
+        break;
+      case ActionKind::kRetrySend:
+        gate = Gate{place(shape.relays[a.relay].retry), 2, 0};
+        break;
+      case ActionKind::kComplete:
+        gate = equal(shape.relays[a.relay].phase, RelayPhase::kSent);
+        break;
+      case ActionKind::kExpire:
+        gate = equal(shape.events[a.event].lease, Lease::kActive);
+        break;
+      case ActionKind::kConsume:
+      case ActionKind::kConsumeFails:
+      case ActionKind::kConsumeRetry:
+        gate = partitions_ > 0 ? equal(instance().phase, InstancePhase::kIdle)
+                               : Gate{place(group_event().ready), 2, 0};
+        break;
+      case ActionKind::kStep:
+      case ActionKind::kCrashConsumer:
+      case ActionKind::kRedeliver:
+        gate = equal(instance().phase, InstancePhase::kMidway);
+        break;
+      case ActionKind::kAcknowledge:
+      case ActionKind::kAckLost:
+        gate = equal(instance().phase, InstancePhase::kHolding);
+        break;
+      case ActionKind::kRetry:
+        gate = equal(group_event().parked, kDelayed);
+        break;
+      case ActionKind::kRedrive:
+      case ActionKind::kDeadLetterExpire:
+        gate = equal(group_event().parked, kDeadLetter);
+        break;
+      default:
+        break;  // no gate: Check decides
+    }
+    gates_.push_back(gate);
+  }
 }
 
 std::vector<State> OutboxModel::InitialStates() const {
@@ -1335,7 +1404,13 @@ void OutboxModel::Successors(const State& s,
       if (abstract_) Abstract(s, out);
     }
   };
-  for (const Action& a : candidates_) offer(a);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(&s);
+  for (std::size_t i = 0; i < candidates_.size(); ++i) {
+    const Gate gate = gates_[i];
+    if (gate.test == 1 && bytes[gate.offset] != gate.value) continue;
+    if (gate.test == 2 && bytes[gate.offset] == 0) continue;
+    offer(candidates_[i]);
+  }
   if (!timing_.timed) return;
   // tick: Check's own test of due actions would enumerate them again.
   if (!due && Waiting(s) && (!timing_.tracks_now || s.now < timing_.horizon)) {

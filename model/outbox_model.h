@@ -68,6 +68,9 @@ class OutboxModel {
   // the claim bound. Such a state, if it has no successors, is a bounded
   // dead end rather than a terminal state.
   bool BlockedByBound(const State& s) const;
+  // Every action but tick that some state might enable, in the order
+  // Successors offers them; fixed by the configuration.
+  const std::vector<Action>& Candidates() const { return candidates_; }
 
   std::uint64_t Fingerprint(const State& s) const { return oc::Fingerprint(s); }
 
@@ -333,6 +336,16 @@ class OutboxModel {
   // Successors offers them (which decides the shortest trace printed);
   // fixed by the configuration.
   std::vector<Action> candidates_;
+  // Per candidate, one byte of the State that must hold a value (or be
+  // other than 0) for Check to enable it: the test Check makes first, made
+  // here without a call, so that Successors passes over most disabled
+  // candidates with one load. A gate never enables anything; Check decides.
+  struct Gate {
+    std::uint32_t offset = 0;  // the byte's place from the State's start
+    std::uint8_t test = 0;     // 0 no gate, 1 equal to `value`, 2 not 0
+    std::uint8_t value = 0;
+  };
+  std::vector<Gate> gates_;
   void ListCandidates();
   PartialOrder partial_order_;
 };
