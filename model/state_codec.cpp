@@ -626,6 +626,44 @@ StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
     }
     program_.push_back(op);
   }
+  BuildSteps();
+}
+
+void StateCodec::BuildSteps() {
+  for (std::size_t i = 0; i < program_.size();) {
+    const FieldOp& first = program_[i];
+    Step step{};
+    step.offset = first.offset;
+    step.op = static_cast<std::uint16_t>(i);
+    // A word of eight bytes from `offset` must lie inside the State.
+    const bool packable = first.size == 1 && first.convert != 4 &&
+                          first.offset + 8 <= sizeof(State);
+    std::size_t j = i;
+    while (packable && j < program_.size() && step.count < 8) {
+      const FieldOp& op = program_[j];
+      if (op.size != 1 || op.convert == 4 || op.perm != first.perm ||
+          op.index != first.index || op.offset < first.offset ||
+          op.offset >= first.offset + 8 ||
+          (step.count > 0 && op.offset <= program_[j - 1].offset) ||
+          step.bits + op.width > 32) {
+        break;
+      }
+      const unsigned lane = op.offset - first.offset;
+      step.lane[step.count] = static_cast<std::uint8_t>(lane);
+      step.width[step.count] = op.width;
+      step.overflow |= (std::uint64_t{0xff} & ~((1u << op.width) - 1))
+                       << (8 * lane);
+      step.bits = static_cast<std::uint8_t>(step.bits + op.width);
+      ++step.count;
+      ++j;
+    }
+    if (step.count <= 1) {  // one field: as the program has it
+      step.count = 0;
+      j = i + 1;
+    }
+    steps_.push_back(step);
+    i = j;
+  }
 }
 
 namespace {
@@ -660,50 +698,82 @@ class BitWriter {
 
 }  // namespace
 
-// One pass of the program over `s` renamed by `r` (kRenamed false: `r` is
-// the identity, and no cell moves and no reference changes).
+// The value field `op` holds in the State at `base` renamed by `r`, as it
+// is encoded (kRenamed false: `r` is the identity, and no cell moves and
+// no reference changes). Aborts if it does not fit the field's bits.
+template <bool kRenamed>
+[[gnu::always_inline]] inline unsigned StateCodec::Value(
+    const FieldOp& op, const unsigned char* base, const Renaming& r) const {
+  const unsigned char* at = base + op.offset;
+  if constexpr (kRenamed) {
+    if (op.perm != 0) {
+      const std::uint8_t* from = op.perm == 1   ? r.event_from.data()
+                                 : op.perm == 2 ? r.relay_from.data()
+                                                : r.instance_from.data();
+      at += static_cast<std::ptrdiff_t>(op.stride) *
+            (static_cast<int>(from[op.index]) - static_cast<int>(op.index));
+    }
+  }
+  unsigned v;
+  if (op.size == 1) {
+    v = *at;
+  } else if (op.size == 2) {
+    std::uint16_t x;
+    std::memcpy(&x, at, 2);
+    v = x;
+  } else {
+    std::uint32_t x;
+    std::memcpy(&x, at, 4);
+    v = x;
+  }
+  if (op.convert == 4) {
+    v = static_cast<unsigned>(static_cast<std::int16_t>(v) + user_bias_);
+  } else if constexpr (kRenamed) {
+    if (op.convert == 1 && v != 0) {
+      v = r.relay_to[v - 1] + 1u;
+    } else if (op.convert == 2 && v != 0) {
+      v = r.event_to[v - 1] + 1u;
+    } else if (op.convert == 3) {
+      // An instance of the group, from 0.
+      v = static_cast<unsigned>(r.instance_to[op.first + v] - op.first);
+    }
+  }
+  if ((v >> op.width) != 0) FieldOverflow(op.field, v, op.width);
+  return v;
+}
+
 template <bool kRenamed>
 void StateCodec::Run(const State& s, const Renaming& r,
                      std::uint8_t* out) const {
   BitWriter writer(out);
   const auto* base = reinterpret_cast<const unsigned char*>(&s);
-  for (const FieldOp& op : program_) {
-    const unsigned char* at = base + op.offset;
-    if constexpr (kRenamed) {
-      if (op.perm != 0) {
-        const std::uint8_t* from = op.perm == 1   ? r.event_from.data()
-                                   : op.perm == 2 ? r.relay_from.data()
-                                                  : r.instance_from.data();
-        at += static_cast<std::ptrdiff_t>(op.stride) *
-              (static_cast<int>(from[op.index]) - static_cast<int>(op.index));
+  if constexpr (kRenamed) {
+    for (const FieldOp& op : program_) {
+      writer.Put(Value<true>(op, base, r), op.width);
+    }
+  } else {
+    for (const Step& step : steps_) {
+      if (step.count == 0) {
+        const FieldOp& op = program_[step.op];
+        writer.Put(Value<false>(op, base, r), op.width);
+        continue;
       }
-    }
-    unsigned v;
-    if (op.size == 1) {
-      v = *at;
-    } else if (op.size == 2) {
-      std::uint16_t x;
-      std::memcpy(&x, at, 2);
-      v = x;
-    } else {
-      std::uint32_t x;
-      std::memcpy(&x, at, 4);
-      v = x;
-    }
-    if (op.convert == 4) {
-      v = static_cast<unsigned>(static_cast<std::int16_t>(v) + user_bias_);
-    } else if constexpr (kRenamed) {
-      if (op.convert == 1 && v != 0) {
-        v = r.relay_to[v - 1] + 1u;
-      } else if (op.convert == 2 && v != 0) {
-        v = r.event_to[v - 1] + 1u;
-      } else if (op.convert == 3) {
-        // An instance of the group, from 0.
-        v = static_cast<unsigned>(r.instance_to[op.first + v] - op.first);
+      std::uint64_t word;
+      std::memcpy(&word, base + step.offset, 8);
+      if ((word & step.overflow) != 0) {
+        // Some field is too large: say which, as one field at a time would.
+        for (std::size_t k = 0; k < step.count; ++k) {
+          Value<false>(program_[step.op + k], base, r);
+        }
       }
+      std::uint64_t packed = 0;
+      unsigned shift = 0;
+      for (std::size_t k = 0; k < step.count; ++k) {
+        packed |= ((word >> (8 * step.lane[k])) & 0xff) << shift;
+        shift += step.width[k];
+      }
+      writer.Put(static_cast<unsigned>(packed), step.bits);
     }
-    if ((v >> op.width) != 0) FieldOverflow(op.field, v, op.width);
-    writer.Put(v, op.width);
   }
   writer.Finish();
 }
@@ -723,16 +793,31 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   std::uint64_t word = 0;
   unsigned have = 0;
   const std::uint8_t* end = in + size();
-  for (const FieldOp& op : program_) {
-    while (have < op.width) {
+  // The next `width` bits (at most 32).
+  auto take = [&](unsigned width) {
+    while (have < width) {
       const std::uint64_t byte = in < end ? *in++ : 0;
       word |= byte << have;
       have += 8;
     }
     const auto raw =
-        static_cast<unsigned>(word & ((std::uint64_t{1} << op.width) - 1));
-    word >>= op.width;
-    have -= op.width;
+        static_cast<unsigned>(word & ((std::uint64_t{1} << width) - 1));
+    word >>= width;
+    have -= width;
+    return raw;
+  };
+  for (const Step& step : steps_) {
+    if (step.count > 0) {
+      unsigned packed = take(step.bits);
+      for (std::size_t k = 0; k < step.count; ++k) {
+        base[step.offset + step.lane[k]] =
+            static_cast<unsigned char>(packed & ((1u << step.width[k]) - 1));
+        packed >>= step.width[k];
+      }
+      continue;
+    }
+    const FieldOp& op = program_[step.op];
+    const unsigned raw = take(op.width);
     unsigned char* at = base + op.offset;
     if (op.size == 1) {
       *at = static_cast<unsigned char>(raw);

@@ -125,6 +125,24 @@ class StateCodec {
     std::uint32_t field;   // index in widths_, for an overflow's message
   };
   std::vector<FieldOp> program_;
+  // The same program for the identity renaming, in steps: a step is
+  // either one field of program_ (`count` 0), or up to eight one-byte
+  // fields of one cell that lie within eight bytes of `offset` and take
+  // at most 32 bits together, read as one word and packed in one go.
+  struct Step {
+    std::uint32_t offset;    // the word's first byte, from the State's start
+    std::uint16_t op;        // program_'s index of the (first) field
+    std::uint8_t count;      // fields packed from the word, 0: one field
+    std::uint8_t bits;       // bits they take together
+    std::uint64_t overflow;  // the word's bits that no field may have set
+    std::array<std::uint8_t, 8> lane;   // each field's byte in the word
+    std::array<std::uint8_t, 8> width;  // and its bits
+  };
+  std::vector<Step> steps_;
+  void BuildSteps();
+  template <bool kRenamed>
+  unsigned Value(const FieldOp& op, const unsigned char* base,
+                 const Renaming& r) const;
   template <bool kRenamed>
   void Run(const State& s, const Renaming& r, std::uint8_t* out) const;
   Renaming identity_ = Renaming::Identity();
