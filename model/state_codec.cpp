@@ -79,7 +79,7 @@ enum class Field : std::uint8_t {
 // `s.events[m.event_from[i]]` is Place{kEvent, i, sizeof(EventCells)}, so
 // under a renaming it lies `stride * (event_from[i] - i)` bytes away from
 // where it lies under the identity. VisitFields announces each run of
-// cells with `Enter`, which only the program builder (FieldProgram) listens
+// cells with `Enter`, which only the program builder (FieldFinder) listens
 // to; the other visitors ignore it.
 enum class Perm : std::uint8_t { kNone, kEvent, kRelay, kInstance };
 struct Place {
@@ -169,11 +169,13 @@ template <class S, class F>
 // (references inside them are left to `f`, which knows `what` they are).
 // `group` is the consumer group the field belongs to, or -1;
 // `instance_group[i]` is the group of instance i. The one place that fixes
-// the packing order: Encode, EncodeRenamed, Decode and the widths use it.
-// `styles` false skips the cells of the other relay styles, and `time`
-// false those of model/TIME.md, which the seed's pipeline and an untimed
-// config never set (they would take 0 bits anyway; skipping them keeps the
-// walk, the hottest loop of a search, as short as the seed's model needs).
+// the packing order: the widths and the program that Encode,
+// EncodeRenamed and Decode run (StateCodec::program_) are made by it, once
+// per configuration; `f.Enter(place)`, where `f` has it, hears which
+// renaming each run of cells follows. `styles` false skips the cells of
+// the other relay styles, and `time` false those of model/TIME.md, which
+// the seed's pipeline and an untimed config never set (they would take 0
+// bits anyway).
 template <class S, class F>
 void VisitFields(S& s, int events, int groups, const int* instance_group,
                  const Renaming& m, bool styles, bool time,
