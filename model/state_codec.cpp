@@ -582,31 +582,26 @@ StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
                      config.events.begin(), config.events.end(),
                      [&](const Event& e) { return e.key && *e.key == key; })));
   }
+  // One walk finds every field in packing order; each gets its width
+  // there (Bounds::Max takes the budgets in that order too).
   State s = shape_;
-  VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
-              time_, user_, stages_, capacity_, key_order_,
-              [&](auto&, Field what, int group) {
-                widths_.push_back(
-                    static_cast<std::uint8_t>(Bits(bounds.Max(what, group))));
-              });
-  bits_ = 0;
-  for (std::uint8_t w : widths_) bits_ += w;
-
   std::vector<FoundField> found;
   VisitFields(s, events_, groups_, instance_group_.data(), identity_, styles_,
               time_, user_, stages_, capacity_, key_order_,
               FieldFinder{&s, &found});
-  if (found.size() != widths_.size()) std::abort();  // one walk, one order
+  bits_ = 0;
   for (std::size_t i = 0; i < found.size(); ++i) {
     const FoundField& f = found[i];
-    if (widths_[i] == 0) continue;
+    const int width = Bits(bounds.Max(f.what, f.group));
+    bits_ += static_cast<std::size_t>(width);
+    if (width == 0) continue;
     FieldOp op{};
     op.offset = static_cast<std::uint32_t>(f.offset);
     op.stride = f.place.stride;
     op.perm = static_cast<std::uint8_t>(f.place.perm);
     op.index = f.place.index;
     op.size = static_cast<std::uint8_t>(f.size);
-    op.width = widths_[i];
+    op.width = static_cast<std::uint8_t>(width);
     op.field = static_cast<std::uint32_t>(i);
     switch (f.what) {
       case Field::kRelayRef:

@@ -106,7 +106,6 @@ class StateCodec {
   // the bag); and whether applied_in_key_order's cells are kept.
   std::vector<int> capacity_;
   bool key_order_ = false;
-  std::vector<std::uint8_t> widths_;  // bits of each field, in packing order
   // The fields of more than 0 bits, in packing order, as a program that
   // Encode, EncodeRenamed and Decode run instead of walking every cell:
   // where the field lies in a State (under the identity renaming), which
@@ -122,7 +121,8 @@ class StateCodec {
                            // 4 declared number (signed, with a bias)
     std::uint8_t width;    // bits in the encoding
     std::uint8_t first;    // with convert 3: the group's first instance
-    std::uint32_t field;   // index in widths_, for an overflow's message
+    std::uint32_t field;   // place in packing order, for an overflow's
+                           // message
   };
   std::vector<FieldOp> program_;
   // The same program for the identity renaming, in steps: a step is
