@@ -325,8 +325,16 @@ Exploration<M> detail::Search(
     // once for the cycle condition and copied into the chunk.
     std::vector<std::uint8_t> keys;
     std::vector<std::uint64_t> hashes;
+    // A stored key read back (VisitedStore::Key).
+    std::vector<std::uint8_t> stored;
   };
   std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
+  for (WorkerBuffers& b : buffers) b.stored.resize(width);
+  // The stored key of `id`, read with worker `worker`'s buffer.
+  auto stored_key = [&](std::size_t id, int worker = 0) {
+    return store.Key(static_cast<std::uint32_t>(id),
+                     buffers[static_cast<std::size_t>(worker)].stored.data());
+  };
   auto key_of = [&](const State& s, std::uint8_t* out, int worker = 0) {
     if constexpr (Symmetric<M>) {
       if (reduce) {
@@ -366,7 +374,8 @@ Exploration<M> detail::Search(
   // searched, which include the reduced ones.
   std::vector<std::uint32_t> level_starts{0};
   auto parent_of = [&](std::uint32_t id, std::size_t depth) {
-    const std::uint8_t* target = store.at(id);
+    std::vector<std::uint8_t> target(width);
+    store.CopyKey(id, target.data());
     const std::size_t begin = level_starts[depth - 1];
     const std::size_t end = level_starts[depth];
     const std::size_t per = detail::kChunk;
@@ -381,11 +390,10 @@ Exploration<M> detail::Search(
         const std::size_t last = std::min(to, from + (c + 1) * per);
         for (std::size_t p = from + c * per; p < last; ++p) {
           next.clear();
-          model.Successors(
-              model.Decode(store.at(static_cast<std::uint32_t>(p))), next);
+          model.Successors(model.Decode(stored_key(p, worker)), next);
           for (const auto& step : next) {
             key_of(step.second, key.data(), worker);
-            if (std::memcmp(key.data(), target, width) == 0) {
+            if (std::memcmp(key.data(), target.data(), width) == 0) {
               first[c] = static_cast<std::uint32_t>(p);
               return;
             }
@@ -410,13 +418,20 @@ Exploration<M> detail::Search(
   std::vector<std::uint8_t> probe(width);
   auto write_key = [&](const State& s, std::uint8_t* out) { key_of(s, out); };
   auto trace_to = [&](std::uint32_t id) {
+    const std::vector<std::uint32_t> path = path_to(id);
+    std::vector<std::uint8_t> bytes(path.size() * width);
     std::vector<const std::uint8_t*> keys;
-    for (std::uint32_t on : path_to(id)) keys.push_back(store.at(on));
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      store.CopyKey(path[i], bytes.data() + i * width);
+      keys.push_back(bytes.data() + i * width);
+    }
     return detail::TraceThroughKeys(model, write_key, width, keys);
   };
 
   // The batch's chunks (explained below).
   std::vector<Chunk> chunks;
+  // The keys of the states a batch stores, by id from the first it stores.
+  std::vector<const std::uint8_t*> new_keys;
   // The graph ExploreRecording records (graph_recording.h); none when it
   // was not asked for, or was given up.
   std::optional<detail::GraphRecording<M, Keying>> recording;
@@ -626,7 +641,7 @@ Exploration<M> detail::Search(
         for (std::size_t i = first; i < last; ++i) {
           if (over.load(std::memory_order_relaxed)) break;
           const auto id = static_cast<std::uint32_t>(i);
-          const State current = model.Decode(store.at(id));
+          const State current = model.Decode(stored_key(id, worker));
           successors.clear();
           WorkerBuffers& own = buffers[static_cast<std::size_t>(worker)];
           bool keyed = false;  // own.keys and own.hashes are successors'
@@ -800,8 +815,11 @@ Exploration<M> detail::Search(
         end_id = std::max(store.size(), std::min(end_id, store.Capacity()));
         result.stop = Stop::kMaxMemory;
       }
+      const auto stored_before = static_cast<std::uint32_t>(store.size());
       store.Resize(end_id);
-      peak = std::max<std::uint64_t>(peak, held_bytes() + held);
+      new_keys.resize(end_id - stored_before);
+      peak = std::max<std::uint64_t>(
+          peak, held_bytes() + held + new_keys.capacity() * sizeof(void*));
       pool.ForEach(n_chunks, [&](int, std::size_t c) {
         Chunk& chunk = chunks[c];
         std::size_t id = first_id[c];
@@ -810,8 +828,9 @@ Exploration<M> detail::Search(
           if (id >= end_id) break;
           const auto new_id = static_cast<std::uint32_t>(id++);
           chunk.ids[k] = new_id;
-          store.Set(new_id, chunk.keys.data() + k * width);
-          const State state = model.Decode(store.at(new_id));
+          const std::uint8_t* key = chunk.keys.data() + k * width;
+          new_keys[new_id - stored_before] = key;
+          const State state = model.Decode(key);
           for (std::size_t p = 0; p < properties.size(); ++p) {
             if (properties[p].kind == PropertyKind::kSafety && !known[p] &&
                 !properties[p].holds(state)) {
@@ -820,6 +839,9 @@ Exploration<M> detail::Search(
             }
           }
         }
+      });
+      store.SetMany(stored_before, new_keys, [&](std::size_t n, auto task) {
+        pool.ForEach(n, [&](int, std::size_t j) { task(j); });
       });
       pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
         store.Renumber(s, [&](std::size_t c, std::uint32_t k) {
@@ -890,8 +912,7 @@ Exploration<M> detail::Search(
 
   // States a stopped search stored but did not expand.
   for (std::size_t id = counted; id < store.size(); ++id) {
-    result.stats.states +=
-        orbit_of(model.Decode(store.at(static_cast<std::uint32_t>(id))));
+    result.stats.states += orbit_of(model.Decode(stored_key(id)));
   }
   result.stats.stored_states = store.size();
   result.stats.store_bytes = store.Bytes();
@@ -906,8 +927,10 @@ Exploration<M> detail::Search(
     pool.ForEach((store.size() + kRun - 1) / kRun, [&](int, std::size_t b) {
       const std::size_t first = b * kRun;
       const std::size_t n = std::min(kRun, store.size() - first);
-      std::memcpy(encodings.data() + first * width,
-                  store.at(static_cast<std::uint32_t>(first)), n * width);
+      for (std::size_t i = first; i < first + n; ++i) {
+        store.CopyKey(static_cast<std::uint32_t>(i),
+                      encodings.data() + i * width);
+      }
     });
     result.recorded = recording->Take(width, std::move(encodings));
   }

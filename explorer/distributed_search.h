@@ -171,6 +171,11 @@ Exploration<M> ExploreDistributed(
   // ids at the level's end. Both arrays are kept in blocks that never
   // move, 8 bytes a state.
   VisitedStore store(width);
+  // A stored key read back (VisitedStore::Key).
+  std::vector<std::uint8_t> stored(width);
+  auto stored_key = [&](std::uint32_t local) {
+    return store.Key(local, stored.data());
+  };
   BlockArray<std::uint32_t> offsets;
   BlockArray<std::uint32_t> by_id;
   std::vector<std::size_t> local_starts{0};
@@ -190,8 +195,10 @@ Exploration<M> ExploreDistributed(
     const auto root = static_cast<int>(
         net.MinAll(found ? static_cast<std::uint64_t>(me) : kNone));
     std::vector<std::uint8_t> key;
-    if (found && root == me)
-      key.assign(store.at(local), store.at(local) + width);
+    if (found && root == me) {
+      key.resize(width);
+      store.CopyKey(local, key.data());
+    }
     net.Broadcast(key, root);
     return key;
   };
@@ -230,7 +237,7 @@ Exploration<M> ExploreDistributed(
            ++i) {
         const std::uint32_t local = by_id[i];
         successors.clear();
-        model.Successors(model.Decode(store.at(local)), successors);
+        model.Successors(model.Decode(stored_key(local)), successors);
         for (const auto& step : successors) {
           key_of(step.second, probe.data());
           if (std::memcmp(probe.data(), target.data(), width) == 0) {
@@ -499,7 +506,7 @@ Exploration<M> ExploreDistributed(
           for (std::size_t i = first; i < last; ++i) {
             successors.clear();
             if (!model.ReducedSuccessors(
-                    model.Decode(store.at(static_cast<std::uint32_t>(i))),
+                    model.Decode(stored_key(static_cast<std::uint32_t>(i))),
                     successors, por_scratch)) {
               continue;
             }
@@ -531,7 +538,7 @@ Exploration<M> ExploreDistributed(
             }
             successors.clear();
             model.ReducedSuccessors(
-                model.Decode(store.at(static_cast<std::uint32_t>(i))),
+                model.Decode(stored_key(static_cast<std::uint32_t>(i))),
                 successors, por_scratch);
             for (const auto& step : successors) {
               key_of(step.second, probe.data());
@@ -546,7 +553,7 @@ Exploration<M> ExploreDistributed(
       for (std::size_t i = first; i < last; ++i) {
         const auto local = static_cast<std::uint32_t>(i);
         const std::uint64_t id = level_first + offsets[i];
-        const State current = model.Decode(store.at(local));
+        const State current = model.Decode(stored_key(local));
         successors.clear();
         bool expanded = false;
         if constexpr (PartiallyOrdered<M>) {
@@ -735,7 +742,7 @@ Exploration<M> ExploreDistributed(
     // 4. Check the new states.
     for (std::size_t i = first_new; i < by_id.size(); ++i) {
       const std::uint32_t local = by_id[i];
-      const State state = model.Decode(store.at(local));
+      const State state = model.Decode(stored_key(local));
       const std::size_t k = local - local_end;
       for (std::size_t p = 0; p < properties.size(); ++p) {
         if (properties[p].kind == PropertyKind::kSafety && !known[p] &&
@@ -778,7 +785,7 @@ Exploration<M> ExploreDistributed(
     for (std::size_t i =
              std::max(counted, local_starts[static_cast<std::size_t>(depth)]);
          i < by_id.size(); ++i) {
-      result.stats.states += orbit_of(model.Decode(store.at(by_id[i])));
+      result.stats.states += orbit_of(model.Decode(stored_key(by_id[i])));
     }
   }
   std::vector<std::uint64_t> sums{result.stats.states,

@@ -1,10 +1,17 @@
 // The visited store of a search: every stored state's key (its encoding,
-// or its canonical encoding under symmetry) end to end in one array, and an
-// index from keys to ids split into kShards hash tables of 32-bit slots
-// (IdTable), so that threads can deduplicate different shards at once. It keeps
-// no parent links: a breadth-first search numbers states level by level, and
-// finds a state's parent again by expanding the level before it
-// (breadth_first_search.h).
+// or its canonical encoding under symmetry) by id in one array of records,
+// and an index from keys to ids split into kShards hash tables of 32-bit
+// slots (IdTable), so that threads can deduplicate different shards at
+// once. It keeps no parent links: a breadth-first search numbers states
+// level by level, and finds a state's parent again by expanding the level
+// before it (breadth_first_search.h).
+//
+// A record holds the key's bytes, or (keys of 8 bytes or more) two small
+// indices: one into a table of the distinct first halves of keys, one into
+// a table of the distinct second halves. The states of a search share
+// most of their halves (bench-4-xlarge's ten million keys have 12,933
+// distinct first halves and 38,112 second ones), so a key of 10 bytes is
+// kept in 4. Reading a key back joins its halves; Key and CopyKey do it.
 //
 // Ids are dense and given in insertion order. A batch
 // of candidates is inserted in two steps: Deduplicate marks, shard by
@@ -65,7 +72,7 @@ inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
 // Whether the `n` bytes at `a` and `b` are equal. Keys are short (a
 // packed state is often 8 to 24 bytes), so from 8 bytes on they are
 // compared a word at a time, the last word overlapping the one before,
-// without a call.
+// without a call (from 4 bytes on, two words of four).
 // (GCC, inlining a call with a key shorter than a word, warns of the word
 // loads in the branch that key never takes.)
 #if defined(__GNUC__) && !defined(__clang__)
@@ -87,6 +94,14 @@ inline bool SameBytes(const std::uint8_t* a, const std::uint8_t* b,
     std::memcpy(&y, b + i, 8);
     return (differ | (x ^ y)) == 0;
   }
+  if (n >= 4) {  // two words of four, overlapping
+    std::uint32_t x0, y0, x1, y1;
+    std::memcpy(&x0, a, 4);
+    std::memcpy(&y0, b, 4);
+    std::memcpy(&x1, a + n - 4, 4);
+    std::memcpy(&y1, b + n - 4, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
   return std::memcmp(a, b, n) == 0;
 }
 #if defined(__GNUC__) && !defined(__clang__)
@@ -104,6 +119,7 @@ class RecordBlocks {
   static constexpr std::size_t kPerBlock = std::size_t{1} << kShift;
 
   explicit RecordBlocks(std::size_t width) : width_(width) {}
+  std::size_t width() const { return width_; }
   std::size_t size() const { return size_; }
   // Records that fit without allocating.
   std::size_t capacity() const { return blocks_.size() * kPerBlock; }
@@ -111,10 +127,13 @@ class RecordBlocks {
   // What Bytes() would be after Resize(n) (the block list itself left
   // aside when it grows: a few bytes per 2^16 records).
   std::size_t BytesAfterResize(std::size_t n) const {
+    return BytesAfterResize(n, width_);
+  }
+  // The same, were the records `width` bytes each.
+  std::size_t BytesAfterResize(std::size_t n, std::size_t width) const {
     const std::size_t blocks =
         std::max(blocks_.size(), (n + kPerBlock - 1) / kPerBlock);
-    return blocks * kPerBlock * width_ +
-           blocks_.capacity() * sizeof(blocks_[0]);
+    return blocks * kPerBlock * width + blocks_.capacity() * sizeof(blocks_[0]);
   }
   std::uint8_t* at(std::size_t i) {
     return blocks_[i >> kShift].get() + (i & (kPerBlock - 1)) * width_;
@@ -128,11 +147,20 @@ class RecordBlocks {
     }
     size_ = n;
   }
+  // Frees block `b` (records b * kPerBlock on), which is not read again.
+  void ReleaseBlock(std::size_t b) { blocks_[b].reset(); }
 
  private:
   std::size_t width_;
   std::size_t size_ = 0;
   std::vector<std::unique_ptr<std::uint8_t[]>> blocks_;
+};
+
+// How a store keeps its keys: whole, or split in two halves (below).
+enum class KeyLayout {
+  kAuto,   // split when keys are 8 bytes or more
+  kWhole,  // each key's bytes in its record
+  kSplit,  // each record two indices into tables of halves
 };
 
 class VisitedStore {
@@ -143,29 +171,78 @@ class VisitedStore {
       std::numeric_limits<std::uint32_t>::max();
   // Ids below 2^31; the top bit marks provisional entries.
   static constexpr std::uint64_t kMaxStates = std::uint64_t{1} << 31;
+  // A split store that has this many keys, and whose halves then take
+  // more bytes than the keys whole would, keeps them whole from then on.
+  static constexpr std::size_t kSplitReview = std::size_t{1} << 20;
   static std::size_t ShardOf(std::uint64_t hash) { return hash >> 58; }
 
   // `width`: bytes per key.
-  explicit VisitedStore(std::size_t width) : width_(width), keys_(width) {}
+  explicit VisitedStore(std::size_t width, KeyLayout layout = KeyLayout::kAuto)
+      : width_(width), records_(width) {
+    if (layout == KeyLayout::kSplit ||
+        (layout == KeyLayout::kAuto && width >= 8)) {
+      split_ = width >= 2;
+    }
+    if (split_) {
+      part_ = {width / 2, width - width / 2};
+      index_bytes_ = {2, 2};
+      records_ = RecordBlocks(4);
+      for (std::size_t side = 0; side < 2; ++side) {
+        halves_[side] =
+            std::make_unique<VisitedStore>(part_[side], KeyLayout::kWhole);
+      }
+    }
+  }
   VisitedStore(const VisitedStore&) = delete;
   VisitedStore& operator=(const VisitedStore&) = delete;
 
-  std::size_t size() const { return keys_.size(); }
-  const std::uint8_t* at(std::uint32_t id) const { return keys_.at(id); }
+  std::size_t size() const { return records_.size(); }
+  std::size_t width() const { return width_; }
+  // Whether the keys are kept as halves, and how many distinct halves of
+  // each side there are (0 when whole).
+  bool split() const { return split_; }
+  std::size_t halves(std::size_t side) const {
+    return split_ ? halves_[side]->size() : 0;
+  }
+
+  // The key of `id`: where its bytes are kept, when they are kept whole;
+  // else written to `buffer` (width() bytes), which is returned.
+  // REQUIRES: id < size(), and the key was Set.
+  const std::uint8_t* Key(std::uint32_t id, std::uint8_t* buffer) const {
+    if (!split_) return records_.at(id);
+    CopyKey(id, buffer);
+    return buffer;
+  }
+  // Writes the key of `id` to `out` (width() bytes).
+  void CopyKey(std::uint32_t id, std::uint8_t* out) const {
+    const std::uint8_t* record = records_.at(id);
+    if (!split_) {
+      std::memcpy(out, record, width_);
+      return;
+    }
+    std::memcpy(out, Half(0, record), part_[0]);
+    std::memcpy(out + part_[0], Half(1, record), part_[1]);
+  }
+  // Whether `key` is the key of `id`.
+  bool Holds(std::uint32_t id, const std::uint8_t* key) const {
+    const std::uint8_t* record = records_.at(id);
+    if (!split_) return SameBytes(record, key, width_);
+    return SameBytes(Half(0, record), key, part_[0]) &&
+           SameBytes(Half(1, record), key + part_[0], part_[1]);
+  }
 
   // The id of the stored `key` (whose hash is `hash`), if it is stored.
   // Safe from several threads while nothing is inserted.
   std::optional<std::uint32_t> Find(const std::uint8_t* key,
                                     std::uint64_t hash) const {
-    return tables_[ShardOf(hash)].Find(hash, [&](std::uint32_t id) {
-      return id < size() && SameBytes(at(id), key, width_);
-    });
+    return tables_[ShardOf(hash)].Find(
+        hash, [&](std::uint32_t id) { return id < size() && Holds(id, key); });
   }
 
   // Lookups of many keys hide the memory's latency by asking for what a
   // later lookup reads while an earlier one runs: the index slot of the
-  // key kSlotAhead places on, and the stored key behind the slot of the
-  // one kKeyAhead places on (whose slot was asked for earlier).
+  // key kSlotAhead places on, and the stored record behind the slot of
+  // the one kKeyAhead places on (whose slot was asked for earlier).
   static constexpr std::size_t kSlotAhead = 16;
   static constexpr std::size_t kKeyAhead = 8;
   void PrefetchSlot(std::uint64_t hash) const {
@@ -173,7 +250,7 @@ class VisitedStore {
   }
   void PrefetchKey(std::uint64_t hash) const {
     const auto id = tables_[ShardOf(hash)].FirstMatch(hash);
-    if (id && *id < size()) __builtin_prefetch(at(*id));
+    if (id && *id < size()) __builtin_prefetch(records_.at(*id));
   }
 
   // Stores `key` unless it is there: its id, and whether it
@@ -186,12 +263,11 @@ class VisitedStore {
                                            std::uint64_t hash) {
     IdTable& table = tables_[ShardOf(hash)];
     const auto id = static_cast<std::uint32_t>(size());
-    table.Reserve(1, KeyHashes{*this});
+    table.Reserve(1, KeyHashes(*this));
     table.ReserveIds(std::uint64_t{id} + 1);
     IdTable::Slot slot;
     const auto [found, fresh] = table.FindOrInsert(
-        hash, id,
-        [&](std::uint32_t other) { return SameBytes(at(other), key, width_); },
+        hash, id, [&](std::uint32_t other) { return Holds(other, key); },
         &slot);
     if (fresh) {
       Resize(size() + 1);
@@ -225,7 +301,7 @@ class VisitedStore {
     IdTable& table = tables_[shard];
     std::vector<Pending>& pending = pending_[shard];
     pending.clear();
-    table.Reserve(incoming, KeyHashes{*this});
+    table.Reserve(incoming, KeyHashes(*this));
     // In the table, the candidate pending[i] stands as id base + i.
     const auto base = static_cast<std::uint32_t>(size());
     table.ReserveIds(std::uint64_t{base} + incoming);
@@ -240,9 +316,8 @@ class VisitedStore {
         const auto [found, fresh] = table.FindOrInsert(
             in.hashes[k], provisional,
             [&](std::uint32_t id) {
-              const std::uint8_t* other =
-                  id >= base ? pending[id - base].key : at(id);
-              return SameBytes(other, key, width_);
+              return id >= base ? SameBytes(pending[id - base].key, key, width_)
+                                : Holds(id, key);
             },
             &slot);
         if (fresh) {
@@ -256,11 +331,57 @@ class VisitedStore {
     }
   }
 
-  // Makes room for ids below `n`; what is new is set by Set.
-  void Resize(std::size_t n) { keys_.Resize(n); }
-  // REQUIRES: id < size().
+  // Makes room for ids below `n`; what is new is set by Set or SetMany.
+  // (A split store may first widen its records' indices, so that halves
+  // of every new key fit, or decide to keep keys whole: see Bytes.)
+  void Resize(std::size_t n) {
+    if (split_) {
+      const std::size_t more = n > size() ? n - size() : 0;
+      if (size() < kSplitReview && n >= kSplitReview &&
+          HalvesBytes() + records_.Bytes() > size() * width_) {
+        Join();
+      } else {
+        std::array<std::size_t, 2> bytes = index_bytes_;
+        for (std::size_t side = 0; side < 2; ++side) {
+          bytes[side] = IndexBytesFor(halves_[side]->size() + more);
+        }
+        if (bytes != index_bytes_) Repack(bytes);
+      }
+    }
+    records_.Resize(n);
+  }
+  // Stores `key` as id's. REQUIRES: id < size().
   void Set(std::uint32_t id, const std::uint8_t* key) {
-    std::memcpy(keys_.at(id), key, width_);
+    if (!split_) {
+      std::memcpy(records_.at(id), key, width_);
+      return;
+    }
+    SetHalf(0, id, key);
+    SetHalf(1, id, key);
+  }
+  // Set(first + i, keys[i]) for every i, as calls of `run(n, task)` that
+  // each call task(j) for every j < n, perhaps several at once on other
+  // threads.
+  template <class Run>
+  void SetMany(std::uint32_t first,
+               const std::vector<const std::uint8_t*>& keys, Run run) {
+    if (!split_) {
+      constexpr std::size_t kRun = 4096;
+      run((keys.size() + kRun - 1) / kRun, [&](std::size_t j) {
+        const std::size_t end = std::min(keys.size(), (j + 1) * kRun);
+        for (std::size_t i = j * kRun; i < end; ++i) {
+          std::memcpy(records_.at(first + i), keys[i], width_);
+        }
+      });
+      return;
+    }
+    // Each side's table of halves is filled in id order by one thread; the
+    // two write different bytes of each record.
+    run(2, [&](std::size_t side) {
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        SetHalf(side, static_cast<std::uint32_t>(first + i), keys[i]);
+      }
+    });
   }
 
   // Gives the shard's fresh entries of the last Deduplicate their ids:
@@ -285,9 +406,16 @@ class VisitedStore {
     return {p.chunk, p.candidate};
   }
 
-  // The store's size: keys and tables.
+  // The store's size: records, tables, and (split) the tables of halves.
+  // A split store keeps, for each key, an index into a table of the
+  // distinct first halves (the key's first width / 2 bytes) and one into a
+  // table of the distinct second halves, each of 2 to 4 bytes as those
+  // tables need. States of one search share most of their halves, so
+  // this is far smaller than the keys; a store whose halves, once it has
+  // kSplitReview keys, take more than the keys whole would, keeps them
+  // whole from then on.
   std::size_t Bytes() const {
-    std::size_t bytes = keys_.Bytes();
+    std::size_t bytes = records_.Bytes() + HalvesBytes();
     for (const IdTable& t : tables_) bytes += t.Bytes();
     return bytes;
   }
@@ -304,7 +432,7 @@ class VisitedStore {
   // for the largest).
   std::size_t BytesToDeduplicate(
       const std::array<std::size_t, kShards>& incoming) const {
-    std::size_t bytes = keys_.Bytes(), moving = 0;
+    std::size_t bytes = records_.Bytes() + HalvesBytes(), moving = 0;
     for (std::size_t s = 0; s < kShards; ++s) {
       const std::size_t after = tables_[s].BytesAfterReserve(incoming[s]);
       if (after != tables_[s].Bytes()) {
@@ -318,10 +446,18 @@ class VisitedStore {
     return bytes + moving;
   }
   // Ids that fit without allocating, and what HeldBytes() would be after
-  // Resize(n).
-  std::size_t Capacity() const { return keys_.capacity(); }
+  // Resize(n). (For a split store: with the records' indices as wide as
+  // Resize would make them, and the tables of halves as they are now;
+  // they grow by far less than the records in a search.)
+  std::size_t Capacity() const { return records_.capacity(); }
   std::size_t BytesAfterResize(std::size_t n) const {
-    std::size_t bytes = keys_.BytesAfterResize(n);
+    std::size_t record = records_.width();
+    if (split_) {
+      const std::size_t more = n > size() ? n - size() : 0;
+      record = IndexBytesFor(halves_[0]->size() + more) +
+               IndexBytesFor(halves_[1]->size() + more);
+    }
+    std::size_t bytes = records_.BytesAfterResize(n, record) + HalvesBytes();
     for (std::size_t s = 0; s < kShards; ++s) {
       bytes += tables_[s].Bytes() + pending_[s].capacity() * sizeof(Pending);
     }
@@ -340,17 +476,94 @@ class VisitedStore {
   // where it goes does not matter, as a lookup that meets it compares the
   // key stored under that id, if any, and a match is then that key's.)
   struct KeyHashes {
+    explicit KeyHashes(const VisitedStore& s)
+        : store(s), buffer(s.split_ ? s.width_ : 0) {}
     const VisitedStore& store;
+    mutable std::vector<std::uint8_t> buffer;
     std::uint64_t Hash(std::uint32_t id) const {
-      return id < store.size() ? HashBytes(store.at(id), store.width_) : 0;
+      if (id >= store.size()) return 0;
+      return HashBytes(store.Key(id, buffer.data()), store.width_);
     }
     void Prefetch(std::uint32_t id) const {
-      if (id < store.size()) __builtin_prefetch(store.at(id));
+      if (id < store.size()) __builtin_prefetch(store.records_.at(id));
     }
   };
 
+  // The bytes an index needs to tell `n` halves apart.
+  static std::size_t IndexBytesFor(std::size_t n) {
+    std::size_t bytes = 2;
+    while (bytes < 4 && n > (std::size_t{1} << (8 * bytes))) ++bytes;
+    return bytes;
+  }
+  static std::uint32_t ReadIndex(const std::uint8_t* at, std::size_t bytes) {
+    std::uint32_t v = at[0] | (std::uint32_t{at[1]} << 8);
+    if (bytes > 2) v |= std::uint32_t{at[2]} << 16;
+    if (bytes > 3) v |= std::uint32_t{at[3]} << 24;
+    return v;
+  }
+  static void WriteIndex(std::uint8_t* at, std::uint32_t v, std::size_t bytes) {
+    for (std::size_t b = 0; b < bytes; ++b)
+      at[b] = static_cast<std::uint8_t>(v >> (8 * b));
+  }
+  // The bytes of side `side`'s half of the key whose record is `record`.
+  const std::uint8_t* Half(std::size_t side, const std::uint8_t* record) const {
+    const std::size_t at = side == 0 ? 0 : index_bytes_[0];
+    return halves_[side]->records_.at(
+        ReadIndex(record + at, index_bytes_[side]));
+  }
+  void SetHalf(std::size_t side, std::uint32_t id, const std::uint8_t* key) {
+    const std::uint32_t half =
+        halves_[side]->InsertOne(key + (side == 0 ? 0 : part_[0])).first;
+    WriteIndex(records_.at(id) + (side == 0 ? 0 : index_bytes_[0]), half,
+               index_bytes_[side]);
+  }
+  std::size_t HalvesBytes() const {
+    return split_ ? halves_[0]->Bytes() + halves_[1]->Bytes() : 0;
+  }
+  // Rewrites every record with indices of `bytes` bytes, a block at a
+  // time (freeing each old block as it goes).
+  void Repack(const std::array<std::size_t, 2>& bytes) {
+    RecordBlocks next(bytes[0] + bytes[1]);
+    for (std::size_t b = 0; b * RecordBlocks::kPerBlock < size(); ++b) {
+      const std::size_t end =
+          std::min(size(), (b + 1) * RecordBlocks::kPerBlock);
+      next.Resize(end);
+      for (std::size_t i = b * RecordBlocks::kPerBlock; i < end; ++i) {
+        const std::uint8_t* from = records_.at(i);
+        std::uint8_t* to = next.at(i);
+        WriteIndex(to, ReadIndex(from, index_bytes_[0]), bytes[0]);
+        WriteIndex(to + bytes[0],
+                   ReadIndex(from + index_bytes_[0], index_bytes_[1]),
+                   bytes[1]);
+      }
+      records_.ReleaseBlock(b);
+    }
+    records_ = std::move(next);
+    index_bytes_ = bytes;
+  }
+  // Keeps every key whole from now on.
+  void Join() {
+    RecordBlocks next(width_);
+    for (std::size_t b = 0; b * RecordBlocks::kPerBlock < size(); ++b) {
+      const std::size_t end =
+          std::min(size(), (b + 1) * RecordBlocks::kPerBlock);
+      next.Resize(end);
+      for (std::size_t i = b * RecordBlocks::kPerBlock; i < end; ++i) {
+        CopyKey(static_cast<std::uint32_t>(i), next.at(i));
+      }
+      records_.ReleaseBlock(b);
+    }
+    records_ = std::move(next);
+    split_ = false;
+    halves_ = {};
+  }
+
   std::size_t width_;
-  RecordBlocks keys_;  // width_ bytes per id
+  bool split_ = false;
+  std::array<std::size_t, 2> part_{};         // split: each half's bytes
+  std::array<std::size_t, 2> index_bytes_{};  // split: each index's bytes
+  RecordBlocks records_;  // by id: the key, or (split) its two indices
+  std::array<std::unique_ptr<VisitedStore>, 2> halves_;
   std::array<IdTable, kShards> tables_;
   std::array<std::vector<Pending>, kShards> pending_;
 };

@@ -76,7 +76,8 @@ TEST_CASE("the store keeps the first of equal candidates, in order") {
   }
   CHECK(store.size() == 3);
   CHECK(store.Find(&keys[3], hashes[3]) == std::optional<std::uint32_t>(2));
-  CHECK(*store.at(2) == 5);
+  std::uint8_t read = 0;
+  CHECK(*store.Key(2, &read) == 5);
   const std::uint8_t five = 5;
   const auto [id, is_new] = store.InsertOne(&five);
   CHECK_FALSE(is_new);
@@ -184,4 +185,133 @@ TEST_CASE("a block array grows without moving what it holds") {
   // Four blocks of 2^16 four-byte values, and the list of them.
   CHECK(array.Bytes() >= 4 * (std::size_t{1} << 16) * 4);
   CHECK(array.Bytes() < 5 * (std::size_t{1} << 16) * 4);
+}
+
+namespace {
+
+using oc::explorer::KeyLayout;
+
+// Key `i` of a family of `width`-byte keys: its first half from a few
+// hundred values and its second from `second` values (so that halves
+// repeat as a search's do), or every byte its own when `second` is 0.
+std::vector<std::uint8_t> FamilyKey(std::size_t width, std::uint64_t i,
+                                    std::uint64_t second) {
+  std::vector<std::uint8_t> key(width);
+  std::uint64_t x = i * 0x9e3779b97f4a7c15ULL;
+  for (std::size_t b = 0; b < width; ++b) {
+    key[b] = static_cast<std::uint8_t>(x >> (8 * (b % 8)));
+    if (b % 8 == 7) x = x * 0xbf58476d1ce4e5b9ULL + 1;
+  }
+  if (second != 0) {
+    const std::uint64_t low = i % 300, high = (i / 300) % second;
+    for (std::size_t b = 0; b < width / 2; ++b) {
+      key[b] = static_cast<std::uint8_t>(low >> (8 * (b % 2)));
+    }
+    for (std::size_t b = width / 2; b < width; ++b) {
+      key[b] = static_cast<std::uint8_t>(high >> (8 * ((b - width / 2) % 3)));
+    }
+  }
+  return key;
+}
+
+}  // namespace
+
+TEST_CASE("a store of split keys numbers and reads keys as one of whole keys") {
+  for (const std::size_t width : {8, 11, 20}) {
+    CAPTURE(width);
+    VisitedStore whole(width, KeyLayout::kWhole);
+    VisitedStore split(width, KeyLayout::kSplit);
+    REQUIRE(split.split());
+    REQUIRE_FALSE(whole.split());
+    // 200,000 keys from 300 x 700 halves, each inserted twice.
+    for (int round = 0; round < 2; ++round) {
+      for (std::uint64_t i = 0; i < 200000; ++i) {
+        const auto key = FamilyKey(width, i * 7 % 200000, 700);
+        const auto a = whole.InsertOne(key.data());
+        const auto b = split.InsertOne(key.data());
+        REQUIRE(a == b);
+        CHECK(a.second == (round == 0));
+      }
+    }
+    CHECK(split.size() == whole.size());
+    CHECK(split.halves(0) <= 300);
+    CHECK(split.halves(1) <= 700);
+    std::vector<std::uint8_t> buffer(width), copy(width);
+    for (std::uint32_t id = 0; id < split.size(); ++id) {
+      const std::uint8_t* mine = split.Key(id, buffer.data());
+      REQUIRE(std::memcmp(mine, whole.Key(id, copy.data()), width) == 0);
+      CHECK(split.Holds(id, mine));
+      CHECK(split.Find(mine, oc::explorer::HashBytes(mine, width)) == id);
+    }
+    // A key differing in one byte of either half is another key.
+    const auto five = FamilyKey(width, 5, 700);
+    const auto id =
+        split.Find(five.data(), oc::explorer::HashBytes(five.data(), width));
+    REQUIRE(id.has_value());
+    for (const std::size_t at : {std::size_t{0}, width - 1}) {
+      auto other = five;
+      other[at] ^= 0x80;
+      CHECK_FALSE(split.Holds(*id, other.data()));
+    }
+    CHECK(split.Bytes() < whole.Bytes());
+  }
+}
+
+TEST_CASE("a split store widens its indices past 65,536 halves") {
+  const std::size_t width = 10;
+  VisitedStore store(width);  // 10 bytes: split by default
+  REQUIRE(store.split());
+  std::vector<std::vector<std::uint8_t>> keys;
+  // 300 first halves, 400 second ones: 120,000 keys; then keys whose second
+  // halves are all new, past 2^16 of them.
+  for (std::uint64_t i = 0; i < 120000; ++i)
+    keys.push_back(FamilyKey(width, i, 400));
+  for (std::uint64_t i = 0; i < 70000; ++i)
+    keys.push_back(FamilyKey(width, i, 0));
+  // Stored as a search stores them: Resize, then SetMany on two threads.
+  WorkerPool pool(2);
+  std::vector<const std::uint8_t*> pointers;
+  for (const auto& k : keys) pointers.push_back(k.data());
+  for (std::size_t from = 0; from < keys.size(); from += 50000) {
+    const std::size_t to = std::min(keys.size(), from + 50000);
+    store.Resize(to);
+    const std::vector<const std::uint8_t*> batch(pointers.begin() + from,
+                                                 pointers.begin() + to);
+    store.SetMany(static_cast<std::uint32_t>(from), batch,
+                  [&](std::size_t n, auto task) {
+                    pool.ForEach(n, [&](int, std::size_t j) { task(j); });
+                  });
+  }
+  CHECK(store.split());
+  CHECK(store.halves(1) > 65536);
+  std::vector<std::uint8_t> buffer(width);
+  for (std::uint32_t id = 0; id < keys.size(); ++id) {
+    REQUIRE(std::memcmp(store.Key(id, buffer.data()), keys[id].data(), width) ==
+            0);
+  }
+}
+
+TEST_CASE("a split store whose halves do not repeat keeps its keys whole") {
+  const std::size_t width = 8;
+  VisitedStore store(width);
+  VisitedStore whole(width, KeyLayout::kWhole);
+  REQUIRE(store.split());
+  const std::size_t n = VisitedStore::kSplitReview + 10;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto key = FamilyKey(width, i, 0);
+    REQUIRE(store.InsertOne(key.data()).second);
+    whole.InsertOne(key.data());
+    if (i + 1 == VisitedStore::kSplitReview - 1) CHECK(store.split());
+  }
+  CHECK_FALSE(store.split());
+  CHECK(store.halves(0) == 0);
+  std::vector<std::uint8_t> buffer(width);
+  for (std::uint64_t i = 0; i < n; i += 997) {
+    const auto key = FamilyKey(width, i, 0);
+    CHECK(std::memcmp(store.Key(static_cast<std::uint32_t>(i), buffer.data()),
+                      key.data(), width) == 0);
+    CHECK_FALSE(store.InsertOne(key.data()).second);
+  }
+  // From then on it takes what a store of whole keys takes.
+  CHECK(store.Bytes() <= whole.Bytes() + 4096);
 }
