@@ -220,8 +220,8 @@ class VisitedStore {
       std::memcpy(out, record, width_);
       return;
     }
-    std::memcpy(out, Half(0, record), part_[0]);
-    std::memcpy(out + part_[0], Half(1, record), part_[1]);
+    CopyBytes(out, Half(0, record), part_[0]);
+    CopyBytes(out + part_[0], Half(1, record), part_[1]);
   }
   // Whether `key` is the key of `id`.
   bool Holds(std::uint32_t id, const std::uint8_t* key) const {
@@ -377,9 +377,17 @@ class VisitedStore {
     }
     // Each side's table of halves is filled in id order by one thread; the
     // two write different bytes of each record.
+    // A state's successors, stored one after another, often share a half:
+    // the last half's index is kept, and the table asked only for another.
     run(2, [&](std::size_t side) {
+      const std::size_t at = side == 0 ? 0 : part_[0];
+      const std::size_t index_at = side == 0 ? 0 : index_bytes_[0];
+      std::uint32_t half = 0;
       for (std::size_t i = 0; i < keys.size(); ++i) {
-        SetHalf(side, static_cast<std::uint32_t>(first + i), keys[i]);
+        if (i == 0 || !SameBytes(keys[i] + at, keys[i - 1] + at, part_[side])) {
+          half = halves_[side]->InsertOne(keys[i] + at).first;
+        }
+        WriteIndex(records_.at(first + i) + index_at, half, index_bytes_[side]);
       }
     });
   }
@@ -494,6 +502,27 @@ class VisitedStore {
     std::size_t bytes = 2;
     while (bytes < 4 && n > (std::size_t{1} << (8 * bytes))) ++bytes;
     return bytes;
+  }
+  // memcpy of a few bytes, without a call: overlapping words.
+  static void CopyBytes(std::uint8_t* to, const std::uint8_t* from,
+                        std::size_t n) {
+    if (n >= 8) {
+      std::uint64_t w;
+      for (std::size_t i = 0; i + 8 < n; i += 8) {
+        std::memcpy(&w, from + i, 8);
+        std::memcpy(to + i, &w, 8);
+      }
+      std::memcpy(&w, from + n - 8, 8);
+      std::memcpy(to + n - 8, &w, 8);
+    } else if (n >= 4) {
+      std::uint32_t low, high;
+      std::memcpy(&low, from, 4);
+      std::memcpy(&high, from + n - 4, 4);
+      std::memcpy(to, &low, 4);
+      std::memcpy(to + n - 4, &high, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+    }
   }
   static std::uint32_t ReadIndex(const std::uint8_t* at, std::size_t bytes) {
     std::uint32_t v = at[0] | (std::uint32_t{at[1]} << 8);
