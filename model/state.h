@@ -18,8 +18,12 @@
 #ifndef OUTBOX_CHECK_MODEL_STATE_H_
 #define OUTBOX_CHECK_MODEL_STATE_H_
 
-#include <boost/container/static_vector.hpp>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
 
 #include "model/config.h"
 
@@ -167,10 +171,111 @@ struct GroupPartitionCells {
 
 // The cells live inside the State, in vectors of fixed capacity (the
 // Config limits), so that copying a State never allocates: successor
-// generation copies a state once per action.
+// generation copies a state once per action. A copy moves the bytes of
+// the cells in use, rounded up to whole blocks of 16 bytes, without a
+// call; bytes past the size hold whatever they held (no one reads them as
+// cells).
 template <class T, int N>
-using FixedCells =
-    boost::container::static_vector<T, static_cast<std::size_t>(N)>;
+class FixedCells {
+  static_assert(std::is_trivially_copyable_v<T>, "plain cells only");
+
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using reference = T&;
+  using const_reference = const T&;
+  using iterator = T*;
+  using const_iterator = const T*;
+
+  FixedCells() = default;
+  FixedCells(std::initializer_list<T> cells) {
+    for (const T& c : cells) push_back(c);
+  }
+  FixedCells(const FixedCells& other) : size_(other.size_) { CopyFrom(other); }
+  FixedCells& operator=(const FixedCells& other) {
+    size_ = other.size_;
+    CopyFrom(other);
+    return *this;
+  }
+
+  static constexpr std::size_t capacity() { return N; }
+  static constexpr std::size_t max_size() { return N; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return reinterpret_cast<T*>(bytes_); }
+  const T* data() const { return reinterpret_cast<const T*>(bytes_); }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  T& operator[](std::size_t i) { return data()[i]; }
+  const T& operator[](std::size_t i) const { return data()[i]; }
+  T& front() { return data()[0]; }
+  const T& front() const { return data()[0]; }
+  T& back() { return data()[size_ - 1]; }
+  const T& back() const { return data()[size_ - 1]; }
+
+  void push_back(const T& cell) {
+    CheckRoom(size_ + 1);
+    data()[size_++] = cell;
+  }
+  template <class... Args>
+  T& emplace_back(Args&&... args) {
+    CheckRoom(size_ + 1);
+    data()[size_] = T{std::forward<Args>(args)...};
+    return data()[size_++];
+  }
+  void pop_back() { --size_; }
+  void clear() { size_ = 0; }
+  void resize(std::size_t n) { resize(n, T{}); }
+  void resize(std::size_t n, const T& fill) {
+    CheckRoom(n);
+    for (std::size_t i = size_; i < n; ++i) data()[i] = fill;
+    size_ = static_cast<Size>(n);
+  }
+  void assign(std::size_t n, const T& fill) {
+    clear();
+    resize(n, fill);
+  }
+  template <class It>
+  requires(!std::is_integral_v<It>) void assign(It first, It last) {
+    clear();
+    for (; first != last; ++first) push_back(static_cast<T>(*first));
+  }
+
+  friend bool operator==(const FixedCells& a, const FixedCells& b) {
+    if (a.size_ != b.size_) return false;
+    for (std::size_t i = 0; i < a.size_; ++i) {
+      if (!(a[i] == b[i])) return false;
+    }
+    return true;
+  }
+
+ private:
+  using Size = std::conditional_t<(N < 256), std::uint8_t, std::uint16_t>;
+  static constexpr std::size_t kBlock = 16;
+  static constexpr std::size_t kBytes = sizeof(T) * N;
+
+  static void CheckRoom(std::size_t n) {
+    if (n > N) std::abort();  // the Config limits are checked on load
+  }
+  void CopyFrom(const FixedCells& other) {
+    const std::size_t used = size_ * sizeof(T);
+    unsigned char* to = bytes_;
+    const unsigned char* from = other.bytes_;
+    std::size_t i = 0;
+    for (; i + kBlock <= kBytes && i < used; i += kBlock) {
+      std::memcpy(to + i, from + i, kBlock);
+    }
+    for (; i < used; ++i) to[i] = from[i];  // a tail shorter than a block
+  }
+
+  Size size_ = 0;
+  // Raw bytes, not T[N]: a cell with default values would have every one
+  // of the N set at each copy. Cells are plain (trivially copyable), so
+  // copying their bytes makes them.
+  alignas(T) unsigned char bytes_[kBytes];
+};
 
 struct State {
   FixedCells<EventCells, kMaxEvents> events;  // [e]
