@@ -14,7 +14,9 @@
 #   states      ours (unreduced) and SPIN's, and whether they are equal;
 #   spin_s      pan's search seconds, and its states per second;
 #   1t_s        our unreduced search on one thread, its states per second,
-#               and spin_s / 1t_s (above 1: we are faster);
+#               and spin_s / 1t_s (above 1: we are faster), and the
+#               bytes per stored state by that search's own peak resident
+#               memory (the target is at most 16 on the largest);
 #   2t_s        the same on two threads, and 1t_s / 2t_s (the speed-up);
 #   sym_s       with symmetry reduction on two threads, and spin_s / sym_s;
 #   por         states stored with symmetry and partial-order reduction
@@ -72,9 +74,9 @@ div() {
 }
 
 row() {
-  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s | %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
+  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s %6s | %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
 }
-row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin \
+row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin 1t_B/st \
   2t_s x_1t sym_s x_spin por spin_por /noreduce /spin_por
 status=0
 for file in "$@"; do
@@ -92,6 +94,7 @@ for file in "$@"; do
   }
   our_states=$(field 1 states)
   one_s=$(field 1 seconds)
+  one_peak=$(field 1 peak_resident_bytes)
   two_s=$(field 2 seconds)
   sym_s=$(field 4 seconds)
   "$checker" bench "$file" --json --symmetry on --partial-order on \
@@ -131,6 +134,7 @@ for file in "$@"; do
     "${spin_s:--}" "$(div "${spin_states:-0}" "${spin_s:-0}" '%.0f')" \
     "${one_s:--}" "$(div "${our_states:-0}" "${one_s:-0}" '%.0f')" \
     "$(div "${spin_s:-0}" "${one_s:-0}" '%.2f')" \
+    "$(div "${one_peak:-0}" "${our_states:-0}" '%.1f')" \
     "${two_s:--}" "$(div "${one_s:-0}" "${two_s:-0}" '%.2f')" \
     "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')" \
     "${por_stored:--}" "${spin_por:--}" \
