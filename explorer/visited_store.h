@@ -337,8 +337,7 @@ class VisitedStore {
   void Resize(std::size_t n) {
     if (split_) {
       const std::size_t more = n > size() ? n - size() : 0;
-      if (size() < kSplitReview && n >= kSplitReview &&
-          HalvesBytes() + records_.Bytes() > size() * width_) {
+      if (Joins(n)) {
         Join();
       } else {
         std::array<std::size_t, 2> bytes = index_bytes_;
@@ -459,13 +458,16 @@ class VisitedStore {
   // they grow by far less than the records in a search.)
   std::size_t Capacity() const { return records_.capacity(); }
   std::size_t BytesAfterResize(std::size_t n) const {
-    std::size_t record = records_.width();
-    if (split_) {
+    std::size_t record = records_.width(), halves = HalvesBytes();
+    if (Joins(n)) {
+      record = width_;  // and the halves are dropped, a block at a time
+      halves = 0;
+    } else if (split_) {
       const std::size_t more = n > size() ? n - size() : 0;
       record = IndexBytesFor(halves_[0]->size() + more) +
                IndexBytesFor(halves_[1]->size() + more);
     }
-    std::size_t bytes = records_.BytesAfterResize(n, record) + HalvesBytes();
+    std::size_t bytes = records_.BytesAfterResize(n, record) + halves;
     for (std::size_t s = 0; s < kShards; ++s) {
       bytes += tables_[s].Bytes() + pending_[s].capacity() * sizeof(Pending);
     }
@@ -545,6 +547,12 @@ class VisitedStore {
         halves_[side]->InsertOne(key + (side == 0 ? 0 : part_[0])).first;
     WriteIndex(records_.at(id) + (side == 0 ? 0 : index_bytes_[0]), half,
                index_bytes_[side]);
+  }
+  // Whether Resize(n) makes a split store keep whole keys: it passes
+  // kSplitReview keys, and its halves take more than whole keys would.
+  bool Joins(std::size_t n) const {
+    return split_ && size() < kSplitReview && n >= kSplitReview &&
+           HalvesBytes() + records_.Bytes() > size() * width_;
   }
   std::size_t HalvesBytes() const {
     return split_ ? halves_[0]->Bytes() + halves_[1]->Bytes() : 0;

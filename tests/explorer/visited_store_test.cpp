@@ -301,7 +301,15 @@ TEST_CASE("a split store whose halves do not repeat keeps its keys whole") {
     const auto key = FamilyKey(width, i, 0);
     REQUIRE(store.InsertOne(key.data()).second);
     whole.InsertOne(key.data());
-    if (i + 1 == VisitedStore::kSplitReview - 1) CHECK(store.split());
+    if (i + 1 == VisitedStore::kSplitReview - 1) {
+      CHECK(store.split());
+      // What the next Resize will hold is known beforehand: whole keys.
+      const std::size_t next = VisitedStore::kSplitReview;
+      CHECK(store.BytesAfterResize(next) <=
+            whole.BytesAfterResize(next) + 4096);
+      CHECK(store.BytesAfterResize(next) + 4096 >=
+            whole.BytesAfterResize(next));
+    }
   }
   CHECK_FALSE(store.split());
   CHECK(store.halves(0) == 0);
