@@ -557,40 +557,38 @@ class VisitedStore {
   std::size_t HalvesBytes() const {
     return split_ ? halves_[0]->Bytes() + halves_[1]->Bytes() : 0;
   }
-  // Rewrites every record with indices of `bytes` bytes, a block at a
-  // time (freeing each old block as it goes).
-  void Repack(const std::array<std::size_t, 2>& bytes) {
-    RecordBlocks next(bytes[0] + bytes[1]);
+  // Rewrites every record as one of `width` bytes, write(i, to) writing
+  // record i's new bytes (it may read the old record i), a block at a
+  // time: each old block is freed once rewritten.
+  template <class Write>
+  void Rewrite(std::size_t width, Write write) {
+    RecordBlocks next(width);
     for (std::size_t b = 0; b * RecordBlocks::kPerBlock < size(); ++b) {
       const std::size_t end =
           std::min(size(), (b + 1) * RecordBlocks::kPerBlock);
       next.Resize(end);
       for (std::size_t i = b * RecordBlocks::kPerBlock; i < end; ++i) {
-        const std::uint8_t* from = records_.at(i);
-        std::uint8_t* to = next.at(i);
-        WriteIndex(to, ReadIndex(from, index_bytes_[0]), bytes[0]);
-        WriteIndex(to + bytes[0],
-                   ReadIndex(from + index_bytes_[0], index_bytes_[1]),
-                   bytes[1]);
+        write(i, next.at(i));
       }
       records_.ReleaseBlock(b);
     }
     records_ = std::move(next);
+  }
+  // Rewrites every record with indices of `bytes` bytes.
+  void Repack(const std::array<std::size_t, 2>& bytes) {
+    Rewrite(bytes[0] + bytes[1], [&](std::size_t i, std::uint8_t* to) {
+      const std::uint8_t* from = records_.at(i);
+      WriteIndex(to, ReadIndex(from, index_bytes_[0]), bytes[0]);
+      WriteIndex(to + bytes[0],
+                 ReadIndex(from + index_bytes_[0], index_bytes_[1]), bytes[1]);
+    });
     index_bytes_ = bytes;
   }
   // Keeps every key whole from now on.
   void Join() {
-    RecordBlocks next(width_);
-    for (std::size_t b = 0; b * RecordBlocks::kPerBlock < size(); ++b) {
-      const std::size_t end =
-          std::min(size(), (b + 1) * RecordBlocks::kPerBlock);
-      next.Resize(end);
-      for (std::size_t i = b * RecordBlocks::kPerBlock; i < end; ++i) {
-        CopyKey(static_cast<std::uint32_t>(i), next.at(i));
-      }
-      records_.ReleaseBlock(b);
-    }
-    records_ = std::move(next);
+    Rewrite(width_, [&](std::size_t i, std::uint8_t* to) {
+      CopyKey(static_cast<std::uint32_t>(i), to);
+    });
     split_ = false;
     halves_ = {};
   }
