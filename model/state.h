@@ -199,7 +199,6 @@ class FixedCells {
   }
 
   static constexpr std::size_t capacity() { return N; }
-  static constexpr std::size_t max_size() { return N; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T* data() { return reinterpret_cast<T*>(bytes_); }
@@ -210,10 +209,10 @@ class FixedCells {
   const T* end() const { return data() + size_; }
   T& operator[](std::size_t i) { return data()[i]; }
   const T& operator[](std::size_t i) const { return data()[i]; }
-  T& front() { return data()[0]; }
-  const T& front() const { return data()[0]; }
   T& back() { return data()[size_ - 1]; }
   const T& back() const { return data()[size_ - 1]; }
+  T& front() { return data()[0]; }
+  const T& front() const { return data()[0]; }
 
   void push_back(const T& cell) {
     CheckRoom(size_ + 1);
@@ -225,7 +224,6 @@ class FixedCells {
     data()[size_] = T{std::forward<Args>(args)...};
     return data()[size_++];
   }
-  void pop_back() { --size_; }
   void clear() { size_ = 0; }
   void resize(std::size_t n) { resize(n, T{}); }
   void resize(std::size_t n, const T& fill) {
