@@ -249,8 +249,7 @@ class VisitedStore {
     tables_[ShardOf(hash)].Prefetch(hash);
   }
   void PrefetchKey(std::uint64_t hash) const {
-    const auto id = tables_[ShardOf(hash)].FirstMatch(hash);
-    if (id && *id < size()) __builtin_prefetch(records_.at(*id));
+    PrefetchKeyIn(tables_[ShardOf(hash)], hash);
   }
 
   // Stores `key` unless it is there: its id, and whether it
@@ -307,7 +306,16 @@ class VisitedStore {
     table.ReserveIds(std::uint64_t{base} + incoming);
     for (std::size_t c = 0; c < chunks; ++c) {
       const Candidates in = candidates(c);
-      for (std::uint32_t k : in.indices) {
+      const std::size_t n = in.indices.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        // Hides the memory's latency (see kSlotAhead).
+        if (i + kSlotAhead < n) {
+          table.Prefetch(in.hashes[in.indices[i + kSlotAhead]]);
+        }
+        if (i + kKeyAhead < n) {
+          PrefetchKeyIn(table, in.hashes[in.indices[i + kKeyAhead]]);
+        }
+        const std::uint32_t k = in.indices[i];
         const std::uint8_t* key =
             in.keys + static_cast<std::size_t>(k) * width_;
         IdTable::Slot slot;
@@ -476,6 +484,12 @@ class VisitedStore {
 
  private:
   static constexpr std::uint32_t kPending = 1u << 31;
+  // Asks for the stored record behind the slot where a lookup of `hash` in
+  // `table` starts, if that slot's tag is hash's (a hint: nothing changes).
+  void PrefetchKeyIn(const IdTable& table, std::uint64_t hash) const {
+    const auto id = table.FirstMatch(hash);
+    if (id && *id < size()) __builtin_prefetch(records_.at(*id));
+  }
   struct Pending {
     std::uint32_t chunk, candidate;
     IdTable::Slot slot;
