@@ -665,26 +665,45 @@ void StateCodec::BuildSteps() {
 
 namespace {
 
-// Packs values of the given widths, least significant bit first.
+// Packs values of the given widths, least significant bit first. Whole
+// words of eight bytes are stored as such, and what is left as a word of
+// four, one of two and a byte, as far as each is needed: the visited
+// store's hash reads a key in the same pieces, so that each of its loads
+// is answered by one store still on its way to memory.
 class BitWriter {
  public:
   explicit BitWriter(std::uint8_t* out) : at_(out) {}
-  void Put(unsigned value, unsigned width) {
+  void Put(unsigned value, unsigned width) {  // width <= 32
     if (width == 0) return;
     word_ |= static_cast<std::uint64_t>(value) << used_;
     used_ += width;
-    if (used_ >= 32) {  // flush four bytes; widths are <= 16
-      const auto low = static_cast<std::uint32_t>(word_);
-      std::memcpy(at_, &low, 4);
-      at_ += 4;
-      word_ >>= 32;
-      used_ -= 32;
+    if (used_ >= 64) {
+      std::memcpy(at_, &word_, 8);
+      at_ += 8;
+      used_ -= 64;
+      // The bits of `value` that did not fit (used_ < width <= 32).
+      word_ = used_ == 0 ? 0 : std::uint64_t{value} >> (width - used_);
     }
   }
   void Finish() {
-    for (unsigned i = 0; i < used_; i += 8) {
-      *at_++ = static_cast<std::uint8_t>(word_ >> i);
+    const unsigned bytes = (used_ + 7) / 8;
+    if (bytes == 8) {
+      std::memcpy(at_, &word_, 8);
+      return;
     }
+    if (bytes & 4) {
+      const auto four = static_cast<std::uint32_t>(word_);
+      std::memcpy(at_, &four, 4);
+      at_ += 4;
+      word_ >>= 32;
+    }
+    if (bytes & 2) {
+      const auto two = static_cast<std::uint16_t>(word_);
+      std::memcpy(at_, &two, 2);
+      at_ += 2;
+      word_ >>= 16;
+    }
+    if (bytes & 1) *at_ = static_cast<std::uint8_t>(word_);
   }
 
  private:
