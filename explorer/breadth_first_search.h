@@ -708,6 +708,7 @@ Exploration<M> detail::Search(
             break;
           }
           chunk.Reserve(room, width);
+          chunk.keys.resize(room * width);
           for (std::uint32_t j = 0; j < successors.size(); ++j) {
             const auto& [action, next] = successors[j];
             chunk.transitions += weight;
@@ -724,7 +725,6 @@ Exploration<M> detail::Search(
                                          static_cast<std::uint32_t>(c)});
               }
             }
-            chunk.keys.resize((k + 1) * width);
             std::uint8_t* key = chunk.keys.data() + k * width;
             std::uint64_t hash;
             if (keyed) {
