@@ -91,6 +91,13 @@ class StateCodec {
   // REQUIRES: `in` holds size() bytes written by Encode.
   State Decode(const std::uint8_t* in) const;
 
+  // Whether Encode and Decode pack and unpack a step's fields with the
+  // processor's bit gather and scatter instructions (x86-64 BMI2, where
+  // they are fast) rather than field by field. The bytes are the same.
+  bool bit_instructions() const { return bit_instructions_; }
+  // From now on, field by field (to compare the two ways).
+  void UseFieldByField() { bit_instructions_ = false; }
+
  private:
   State shape_;
   int events_ = 0;
@@ -135,6 +142,8 @@ class StateCodec {
     std::uint8_t count;      // fields packed from the word, 0: one field
     std::uint8_t bits;       // bits they take together
     std::uint64_t overflow;  // the word's bits that no field may have set
+    std::uint64_t bits_mask;  // the word's bits that the fields take
+    std::uint64_t byte_mask;  // the word's bytes that hold the fields
     std::array<std::uint8_t, 8> lane;   // each field's byte in the word
     std::array<std::uint8_t, 8> width;  // and its bits
   };
@@ -145,6 +154,10 @@ class StateCodec {
                  const Renaming& r) const;
   template <bool kRenamed>
   void Run(const State& s, const Renaming& r, std::uint8_t* out) const;
+  void Store(const FieldOp& op, unsigned raw, unsigned char* base) const;
+  void EncodeGathering(const State& s, std::uint8_t* out) const;
+  State DecodeScattering(const std::uint8_t* in) const;
+  bool bit_instructions_ = false;
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
 };
