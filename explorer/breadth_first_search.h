@@ -317,7 +317,9 @@ Exploration<M> detail::Search(
   // Each thread's own buffers, by the pool's worker number (0: this
   // thread), so that neither the search nor the model keeps per-thread
   // state of its own.
-  struct WorkerBuffers {
+  // (Each in cache lines of its own: a thread writes its vectors' ends at
+  // every successor.)
+  struct alignas(64) WorkerBuffers {
     std::vector<std::pair<Action, State>> successors;
     typename detail::SymmetryScratchOf<M>::type symmetry;
     typename detail::PartialOrderScratchOf<M>::type partial_order;
@@ -325,15 +327,23 @@ Exploration<M> detail::Search(
     // once for the cycle condition and copied into the chunk.
     std::vector<std::uint8_t> keys;
     std::vector<std::uint64_t> hashes;
-    // A stored key read back (VisitedStore::Key).
+    // A stored key read back (VisitedStore::Key), at `stored_at`: the
+    // first 64-byte boundary in `stored`, so that no other thread's data
+    // shares its cache lines (the threads' buffers are small, and the
+    // allocator may place them side by side).
     std::vector<std::uint8_t> stored;
+    std::uint8_t* stored_at = nullptr;
   };
   std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
-  for (WorkerBuffers& b : buffers) b.stored.resize(width);
+  for (WorkerBuffers& b : buffers) {
+    b.stored.resize((width + 63) / 64 * 64 + 64);
+    const auto at = reinterpret_cast<std::uintptr_t>(b.stored.data());
+    b.stored_at = b.stored.data() + ((64 - at % 64) % 64);
+  }
   // The stored key of `id`, read with worker `worker`'s buffer.
   auto stored_key = [&](std::size_t id, int worker = 0) {
     return store.Key(static_cast<std::uint32_t>(id),
-                     buffers[static_cast<std::size_t>(worker)].stored.data());
+                     buffers[static_cast<std::size_t>(worker)].stored_at);
   };
   auto key_of = [&](const State& s, std::uint8_t* out, int worker = 0) {
     if constexpr (Symmetric<M>) {

@@ -240,7 +240,7 @@ class VisitedStore {
   // Safe from several threads while nothing is inserted.
   std::optional<std::uint32_t> Find(const std::uint8_t* key,
                                     std::uint64_t hash) const {
-    return tables_[ShardOf(hash)].Find(
+    return shards_[ShardOf(hash)].table.Find(
         hash, [&](std::uint32_t id) { return id < size() && Holds(id, key); });
   }
 
@@ -251,10 +251,10 @@ class VisitedStore {
   static constexpr std::size_t kSlotAhead = 16;
   static constexpr std::size_t kKeyAhead = 8;
   void PrefetchSlot(std::uint64_t hash) const {
-    tables_[ShardOf(hash)].Prefetch(hash);
+    shards_[ShardOf(hash)].table.Prefetch(hash);
   }
   void PrefetchKey(std::uint64_t hash) const {
-    PrefetchKeyIn(tables_[ShardOf(hash)], hash);
+    PrefetchKeyIn(shards_[ShardOf(hash)].table, hash);
   }
 
   // Stores `key` unless it is there: its id, and whether it
@@ -265,7 +265,7 @@ class VisitedStore {
   // The same, for a key whose hash is `hash`.
   std::pair<std::uint32_t, bool> InsertOne(const std::uint8_t* key,
                                            std::uint64_t hash) {
-    IdTable& table = tables_[ShardOf(hash)];
+    IdTable& table = shards_[ShardOf(hash)].table;
     const auto id = static_cast<std::uint32_t>(size());
     table.Reserve(1, KeyHashes(*this));
     table.ReserveIds(std::uint64_t{id} + 1);
@@ -302,8 +302,8 @@ class VisitedStore {
   template <class CandidatesOf>
   void Deduplicate(std::size_t shard, std::size_t incoming, std::size_t chunks,
                    CandidatesOf candidates) {
-    IdTable& table = tables_[shard];
-    std::vector<Pending>& pending = pending_[shard];
+    IdTable& table = shards_[shard].table;
+    std::vector<Pending>& pending = shards_[shard].pending;
     pending.clear();
     table.Reserve(incoming, KeyHashes(*this));
     // In the table, the candidate pending[i] stands as id base + i.
@@ -409,10 +409,10 @@ class VisitedStore {
   // (its entry then stays provisional; the search is over).
   template <class IdOf>
   void Renumber(std::size_t shard, IdOf id_of) {
-    tables_[shard].ReserveIds(size());
-    for (const Pending& p : pending_[shard]) {
+    shards_[shard].table.ReserveIds(size());
+    for (const Pending& p : shards_[shard].pending) {
       const std::uint32_t id = id_of(p.chunk, p.candidate);
-      if (id != kNoId) tables_[shard].SetId(p.slot, id);
+      if (id != kNoId) shards_[shard].table.SetId(p.slot, id);
     }
   }
 
@@ -422,7 +422,7 @@ class VisitedStore {
   static bool IsProvisional(std::uint32_t id) { return (id & kPending) != 0; }
   std::pair<std::uint32_t, std::uint32_t> FreshCandidate(
       std::uint64_t hash, std::uint32_t provisional) const {
-    const Pending& p = pending_[ShardOf(hash)][provisional & ~kPending];
+    const Pending& p = shards_[ShardOf(hash)].pending[provisional & ~kPending];
     return {p.chunk, p.candidate};
   }
 
@@ -436,14 +436,15 @@ class VisitedStore {
   // whole from then on.
   std::size_t Bytes() const {
     std::size_t bytes = records_.Bytes() + HalvesBytes();
-    for (const IdTable& t : tables_) bytes += t.Bytes();
+    for (const Shard& s : shards_) bytes += s.table.Bytes();
     return bytes;
   }
   // All it holds: Bytes() and the bookkeeping a deduplication keeps for
   // the next one.
   std::size_t HeldBytes() const {
     std::size_t bytes = Bytes();
-    for (const auto& p : pending_) bytes += p.capacity() * sizeof(Pending);
+    for (const Shard& s : shards_)
+      bytes += s.pending.capacity() * sizeof(Pending);
     return bytes;
   }
   // At most what HeldBytes() would be during a Deduplicate of `incoming[s]`
@@ -454,11 +455,11 @@ class VisitedStore {
       const std::array<std::size_t, kShards>& incoming) const {
     std::size_t bytes = records_.Bytes() + HalvesBytes(), moving = 0;
     for (std::size_t s = 0; s < kShards; ++s) {
-      const std::size_t after = tables_[s].BytesAfterReserve(incoming[s]);
-      if (after != tables_[s].Bytes()) {
-        moving = std::max(moving, tables_[s].Bytes());
+      const std::size_t after = shards_[s].table.BytesAfterReserve(incoming[s]);
+      if (after != shards_[s].table.Bytes()) {
+        moving = std::max(moving, shards_[s].table.Bytes());
       }
-      std::size_t pending = pending_[s].capacity();
+      std::size_t pending = shards_[s].pending.capacity();
       while (pending < incoming[s])
         pending = std::max<std::size_t>(1, pending * 2);
       bytes += after + pending * sizeof(Pending);
@@ -482,7 +483,8 @@ class VisitedStore {
     }
     std::size_t bytes = records_.BytesAfterResize(n, record) + halves;
     for (std::size_t s = 0; s < kShards; ++s) {
-      bytes += tables_[s].Bytes() + pending_[s].capacity() * sizeof(Pending);
+      bytes += shards_[s].table.Bytes() +
+               shards_[s].pending.capacity() * sizeof(Pending);
     }
     return bytes;
   }
@@ -618,8 +620,13 @@ class VisitedStore {
   std::array<std::size_t, 2> index_bytes_{};  // split: each index's bytes
   RecordBlocks records_;  // by id: the key, or (split) its two indices
   std::array<std::unique_ptr<VisitedStore>, 2> halves_;
-  std::array<IdTable, kShards> tables_;
-  std::array<std::vector<Pending>, kShards> pending_;
+  // Each shard's index and its candidates pending in one cache line of its
+  // own: threads deduplicating neighbouring shards at once write them.
+  struct alignas(64) Shard {
+    IdTable table;
+    std::vector<Pending> pending;
+  };
+  std::array<Shard, kShards> shards_;
 };
 
 }  // namespace oc::explorer
