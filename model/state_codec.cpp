@@ -647,6 +647,7 @@ StateCodec::StateCodec(const Config& config, const State& shape, int count_cap,
   }
   BuildSteps();
   bit_instructions_ = FastBitInstructions();
+  FindRests();
 }
 
 void StateCodec::BuildSteps() {
@@ -685,6 +686,29 @@ void StateCodec::BuildSteps() {
     }
     steps_.push_back(step);
     i = j;
+  }
+}
+
+void StateCodec::FindRests() {
+  // The bytes of a State that some step before has written.
+  std::vector<bool> written(sizeof(State), false);
+  const auto* shape = reinterpret_cast<const unsigned char*>(&shape_);
+  for (Step& step : steps_) {
+    if (step.count == 0) {
+      const FieldOp& op = program_[step.op];
+      for (std::size_t b = 0; b < op.size; ++b) written[op.offset + b] = true;
+      continue;
+    }
+    step.rest_known = true;
+    step.rest = 0;
+    for (unsigned b = 0; b < 8; ++b) {
+      if ((step.byte_mask >> (8 * b)) & 0xff) continue;
+      if (written[step.offset + b]) step.rest_known = false;
+      step.rest |= std::uint64_t{shape[step.offset + b]} << (8 * b);
+    }
+    for (std::size_t k = 0; k < step.count; ++k) {
+      written[step.offset + step.lane[k]] = true;
+    }
   }
 }
 
@@ -938,11 +962,15 @@ State StateCodec::Decode(const std::uint8_t* in) const {
       Store(op, reader.Take(op.width), base);
       continue;
     }
-    // The word's other bytes belong to other fields or to none: kept.
-    std::uint64_t word;
-    std::memcpy(&word, base + step.offset, 8);
-    word = (word & ~step.byte_mask) |
-           _pdep_u64(reader.Take(step.bits), step.bits_mask);
+    // The word's other bytes belong to other fields or to none: kept. When
+    // no step before wrote them they are known, and the word is not read
+    // (reading eight bytes just written in smaller pieces waits for them).
+    std::uint64_t word = step.rest;
+    if (!step.rest_known) {
+      std::memcpy(&word, base + step.offset, 8);
+      word &= ~step.byte_mask;
+    }
+    word |= _pdep_u64(reader.Take(step.bits), step.bits_mask);
     std::memcpy(base + step.offset, &word, 8);
   }
   return s;

@@ -137,18 +137,24 @@ class StateCodec {
   // fields of one cell that lie within eight bytes of `offset` and take
   // at most 32 bits together, read as one word and packed in one go.
   struct Step {
-    std::uint32_t offset;    // the word's first byte, from the State's start
-    std::uint16_t op;        // program_'s index of the (first) field
-    std::uint8_t count;      // fields packed from the word, 0: one field
-    std::uint8_t bits;       // bits they take together
-    std::uint64_t overflow;  // the word's bits that no field may have set
+    std::uint32_t offset;     // the word's first byte, from the State's start
+    std::uint16_t op;         // program_'s index of the (first) field
+    std::uint8_t count;       // fields packed from the word, 0: one field
+    std::uint8_t bits;        // bits they take together
+    std::uint64_t overflow;   // the word's bits that no field may have set
     std::uint64_t bits_mask;  // the word's bits that the fields take
     std::uint64_t byte_mask;  // the word's bytes that hold the fields
+    // The word's other bytes as Decode finds them when it reaches this
+    // step, if no earlier step writes them (they are then the shape's,
+    // and Decode stores the word without reading it first).
+    std::uint64_t rest;
+    bool rest_known;
     std::array<std::uint8_t, 8> lane;   // each field's byte in the word
     std::array<std::uint8_t, 8> width;  // and its bits
   };
   std::vector<Step> steps_;
   void BuildSteps();
+  void FindRests();
   template <bool kRenamed>
   unsigned Value(const FieldOp& op, const unsigned char* base,
                  const Renaming& r) const;
