@@ -158,21 +158,30 @@ struct alignas(64) Chunk {
   std::vector<std::uint32_t> parents, successor_index;
   std::vector<std::uint8_t> fresh;  // 1: first of a new state
   std::vector<std::uint32_t> ids;   // committed id of a fresh candidate
-  std::array<std::vector<std::uint32_t>, VisitedStore::kShards> by_shard;
+  // Each candidate's shard, and the candidates by shard (in order within
+  // one): shard s's are by_shard[shard_begin[s] .. shard_begin[s + 1]).
+  std::vector<std::uint8_t> shard_of;
+  std::vector<std::uint32_t> by_shard;
+  std::array<std::uint32_t, VisitedStore::kShards + 1> shard_begin{};
   std::vector<Hit> hits;
   std::vector<std::uint64_t> action_counts;
   std::uint64_t transitions = 0, terminal = 0, dead_ends = 0, states = 0;
   bool depth_limited = false;
   std::size_t accounted = 0;  // Bytes() as last added to the search's count
-  std::size_t by_shard_bytes = 0;  // by_shard's capacities, kept as they grow
+
+  // Bytes per candidate besides its key: hashes, parents, successor_index,
+  // fresh, ids, shard_of and by_shard.
+  static constexpr std::size_t kPerCandidate = 8 + 4 + 4 + 1 + 4 + 1 + 4;
 
   // What the buffers hold, by capacity.
   std::size_t Bytes() const {
-    std::size_t bytes =
-        keys.capacity() + (hashes.capacity() + action_counts.capacity()) * 8 +
-        (parents.capacity() + successor_index.capacity() + ids.capacity()) * 4 +
-        fresh.capacity() + hits.capacity() * sizeof(Hit);
-    return bytes + by_shard_bytes;
+    return keys.capacity() +
+           (hashes.capacity() + action_counts.capacity()) * 8 +
+           (parents.capacity() + successor_index.capacity() + ids.capacity() +
+            by_shard.capacity()) *
+               4 +
+           fresh.capacity() + shard_of.capacity() +
+           hits.capacity() * sizeof(Hit);
   }
   // Bytes() once the per-candidate buffers have room for `candidates`,
   // growing by an eighth at least (a small step keeps the slack small).
@@ -180,14 +189,14 @@ struct alignas(64) Chunk {
                                 std::size_t width) const {
     if (candidates <= hashes.capacity()) return Bytes();
     return Bytes() + (GrownCapacity(candidates) - hashes.capacity()) *
-                         (width + 8 + 4 + 4 + 1 + 4);
+                         (width + kPerCandidate);
   }
   // What making room for `candidates` adds, with the old buffers that a
   // reallocation holds while it copies them.
   std::size_t GrowthBytes(std::size_t candidates, std::size_t width) const {
     if (candidates <= hashes.capacity()) return 0;
     return BytesAfterReserve(candidates, width) - Bytes() +
-           hashes.capacity() * (width + 8 + 4 + 4 + 1 + 4);
+           hashes.capacity() * (width + kPerCandidate);
   }
   std::size_t GrownCapacity(std::size_t candidates) const {
     return std::max(candidates, hashes.capacity() + hashes.capacity() / 8);
@@ -201,6 +210,27 @@ struct alignas(64) Chunk {
     successor_index.reserve(n);
     fresh.reserve(n);
     ids.reserve(n);
+    shard_of.reserve(n);
+    by_shard.reserve(n);
+  }
+  // Sorts the candidates by shard (by_shard, shard_begin) from shard_of.
+  void SortByShard() {
+    shard_begin.fill(0);
+    for (std::uint8_t s : shard_of) ++shard_begin[s + 1];
+    for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+      shard_begin[s + 1] += shard_begin[s];
+    }
+    std::array<std::uint32_t, VisitedStore::kShards> at;
+    std::copy_n(shard_begin.begin(), at.size(), at.begin());
+    by_shard.resize(shard_of.size());
+    for (std::size_t k = 0; k < shard_of.size(); ++k) {
+      by_shard[at[shard_of[k]]++] = static_cast<std::uint32_t>(k);
+    }
+  }
+  // Shard s's candidates.
+  std::span<const std::uint32_t> OfShard(std::size_t s) const {
+    return {by_shard.data() + shard_begin[s],
+            by_shard.data() + shard_begin[s + 1]};
   }
   // Frees every buffer (after a batch that did not fit).
   void Release() { *this = Chunk(); }
@@ -210,7 +240,9 @@ struct alignas(64) Chunk {
     hashes.clear();
     parents.clear();
     successor_index.clear();
-    for (auto& s : by_shard) s.clear();
+    shard_of.clear();
+    by_shard.clear();
+    shard_begin.fill(0);
     hits.clear();
     action_counts.assign(classes, 0);
     transitions = terminal = dead_ends = states = 0;
@@ -718,7 +750,12 @@ Exploration<M> detail::Search(
             break;
           }
           chunk.Reserve(room, width);
+          const std::size_t first_k = chunk.hashes.size();
           chunk.keys.resize(room * width);
+          chunk.hashes.resize(room);
+          chunk.parents.resize(room, id);
+          chunk.successor_index.resize(room);
+          chunk.shard_of.resize(room);
           for (std::uint32_t j = 0; j < successors.size(); ++j) {
             const auto& [action, next] = successors[j];
             chunk.transitions += weight;
@@ -726,7 +763,7 @@ Exploration<M> detail::Search(
               chunk.action_counts[model.ActionClass(current, action, next)] +=
                   weight;
             }
-            const std::size_t k = chunk.hashes.size();
+            const std::size_t k = first_k + j;
             for (std::size_t p = 0; p < properties.size(); ++p) {
               if (properties[p].kind == PropertyKind::kTransition &&
                   !known[p] && !properties[p].holds_on(current, next)) {
@@ -751,16 +788,14 @@ Exploration<M> detail::Search(
               key_of(next, key, worker);
               hash = HashBytes(key, width);
             }
-            chunk.hashes.push_back(hash);
-            chunk.parents.push_back(id);
-            chunk.successor_index.push_back(j);
-            auto& shard = chunk.by_shard[VisitedStore::ShardOf(hash)];
-            const std::size_t capacity = shard.capacity();
-            shard.push_back(static_cast<std::uint32_t>(k));
-            chunk.by_shard_bytes += (shard.capacity() - capacity) * 4;
+            chunk.hashes[k] = hash;
+            chunk.successor_index[k] = j;
+            chunk.shard_of[k] =
+                static_cast<std::uint8_t>(VisitedStore::ShardOf(hash));
           }
           account();
         }
+        chunk.SortByShard();
         chunk.fresh.assign(chunk.hashes.size(), 0);
         chunk.ids.assign(chunk.hashes.size(), VisitedStore::kNoId);
         using_successors = false;
@@ -777,7 +812,7 @@ Exploration<M> detail::Search(
       std::array<std::size_t, VisitedStore::kShards> per_shard{};
       for (std::size_t c = 0; c < n_chunks; ++c) {
         for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
-          per_shard[s] += chunks[c].by_shard[s].size();
+          per_shard[s] += chunks[c].OfShard(s).size();
         }
       }
       // The shards' tables grow first: for every candidate, at worst.
@@ -793,7 +828,7 @@ Exploration<M> detail::Search(
         store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
           Chunk& chunk = chunks[c];
           return VisitedStore::Candidates{
-              chunk.by_shard[s], chunk.keys.data(), chunk.hashes.data(),
+              chunk.OfShard(s), chunk.keys.data(), chunk.hashes.data(),
               chunk.fresh.data(), recording ? chunk.ids.data() : nullptr};
         });
       });

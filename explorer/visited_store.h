@@ -31,6 +31,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -285,7 +286,7 @@ class VisitedStore {
   // not null, where to write the id each candidate that is not fresh was
   // found under (see Deduplicate).
   struct Candidates {
-    const std::vector<std::uint32_t>& indices;
+    std::span<const std::uint32_t> indices;
     const std::uint8_t* keys;
     const std::uint64_t* hashes;
     std::uint8_t* fresh;
