@@ -23,6 +23,11 @@
 // states different bytes, so bytes can be hashed and compared instead of
 // states. Encode aborts (a broken internal contract, not an input error) if
 // a value does not fit its width, so a wrong bound can never alias states.
+//
+// Bytes are written as whole 8-byte words and a tail of 4, 2 and 1, the
+// pieces the visited store's hash reads. Where the processor has fast bit
+// gather and scatter (BMI2 PEXT and PDEP), a step of several one-byte
+// fields is packed or unpacked by one instruction; the bytes are the same.
 
 #ifndef OUTBOX_CHECK_MODEL_STATE_CODEC_H_
 #define OUTBOX_CHECK_MODEL_STATE_CODEC_H_
