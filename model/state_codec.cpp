@@ -807,6 +807,21 @@ template <bool kRenamed>
   return v;
 }
 
+// The word of step `step` (count > 0) in the State at `base`. Aborts, as
+// Value does, if one of its fields is too large for its bits.
+[[gnu::always_inline]] inline std::uint64_t StateCodec::StepWord(
+    const Step& step, const unsigned char* base) const {
+  std::uint64_t word;
+  std::memcpy(&word, base + step.offset, 8);
+  if ((word & step.overflow) != 0) {
+    // Some field is too large: say which, as one field at a time would.
+    for (std::size_t k = 0; k < step.count; ++k) {
+      Value<false>(program_[step.op + k], base, identity_);
+    }
+  }
+  return word;
+}
+
 template <bool kRenamed>
 void StateCodec::Run(const State& s, const Renaming& r,
                      std::uint8_t* out) const {
@@ -823,14 +838,7 @@ void StateCodec::Run(const State& s, const Renaming& r,
         writer.Put(Value<false>(op, base, r), op.width);
         continue;
       }
-      std::uint64_t word;
-      std::memcpy(&word, base + step.offset, 8);
-      if ((word & step.overflow) != 0) {
-        // Some field is too large: say which, as one field at a time would.
-        for (std::size_t k = 0; k < step.count; ++k) {
-          Value<false>(program_[step.op + k], base, r);
-        }
-      }
+      const std::uint64_t word = StepWord(step, base);
       std::uint64_t packed = 0;
       unsigned shift = 0;
       for (std::size_t k = 0; k < step.count; ++k) {
@@ -938,13 +946,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
       writer.Put(Value<false>(op, base, identity_), op.width);
       continue;
     }
-    std::uint64_t word;
-    std::memcpy(&word, base + step.offset, 8);
-    if ((word & step.overflow) != 0) {
-      for (std::size_t k = 0; k < step.count; ++k) {
-        Value<false>(program_[step.op + k], base, identity_);
-      }
-    }
+    const std::uint64_t word = StepWord(step, base);
     writer.Put(static_cast<unsigned>(_pext_u64(word, step.bits_mask)),
                step.bits);
   }

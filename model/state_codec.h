@@ -165,6 +165,7 @@ class StateCodec {
                  const Renaming& r) const;
   template <bool kRenamed>
   void Run(const State& s, const Renaming& r, std::uint8_t* out) const;
+  std::uint64_t StepWord(const Step& step, const unsigned char* base) const;
   void Store(const FieldOp& op, unsigned raw, unsigned char* base) const;
   void EncodeGathering(const State& s, std::uint8_t* out) const;
   State DecodeScattering(const std::uint8_t* in) const;
