@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "explorer/prefetch.h"
+
 namespace oc::explorer {
 
 class IdTable {
@@ -65,8 +67,8 @@ class IdTable {
   // Asks the processor to bring into cache the slot where a lookup of
   // `hash` starts (a hint: nothing changes).
   void Prefetch(std::uint64_t hash) const {
-    if (slots_.empty()) return;
-    __builtin_prefetch(&slots_[Home(hash)]);
+    if (mask_ == 0) return;
+    PrefetchLine(slots_.data() + Home(hash));
   }
   // The id in the slot where a lookup of `hash` starts, if that slot's tag
   // is hash's: the entry a lookup most likely compares first.
@@ -84,7 +86,7 @@ class IdTable {
   std::optional<std::uint32_t> Find(std::uint64_t hash, Same same) const {
     if (slots_.empty()) return std::nullopt;
     const std::uint32_t tag = Tag(hash), value = LowBits(id_bits_);
-    const std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = mask_;
     for (std::size_t i = Home(hash);; i = (i + 1) & mask) {
       const std::uint32_t entry = slots_[i];
       if (entry == 0) return std::nullopt;
@@ -104,7 +106,7 @@ class IdTable {
                                               std::uint32_t id, Same same,
                                               Slot* slot) {
     const std::uint32_t tag = Tag(hash), value = LowBits(id_bits_);
-    const std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = mask_;
     for (std::size_t i = Home(hash);; i = (i + 1) & mask) {
       const std::uint32_t entry = slots_[i];
       if (entry == 0) {
@@ -137,7 +139,7 @@ class IdTable {
     return static_cast<std::uint32_t>(hash) & ~LowBits(id_bits_);
   }
   std::size_t Home(std::uint64_t hash) const {
-    return static_cast<std::size_t>(hash >> 32) & (slots_.size() - 1);
+    return static_cast<std::size_t>(hash >> 32) & mask_;
   }
   static std::size_t CapacityFor(std::size_t entries, std::size_t now) {
     std::size_t capacity = now == 0 ? 16 : now;
@@ -151,6 +153,7 @@ class IdTable {
     constexpr std::size_t kAhead = 8;
     std::vector<std::uint32_t> old(capacity, 0);
     old.swap(slots_);
+    mask_ = capacity - 1;
     const std::uint32_t value = LowBits(id_bits_);
     const std::size_t mask = capacity - 1;
     for (std::size_t j = 0; j < old.size(); ++j) {
@@ -166,6 +169,7 @@ class IdTable {
   }
 
   std::vector<std::uint32_t> slots_;
+  std::size_t mask_ = 0;  // slots_.size() - 1 (0: no slots yet)
   std::size_t size_ = 0;
   int id_bits_ = 8;
 };

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "explorer/prefetch.h"
+
 namespace oc::explorer {
 
 class StateTable {
@@ -49,8 +51,8 @@ class StateTable {
   // `hash` starts (a hint: nothing changes).
   void Prefetch(std::uint64_t hash) const {
     if (slots_.empty()) return;
-    __builtin_prefetch(
-        &slots_[static_cast<std::size_t>(hash >> 32) & (slots_.size() - 1)]);
+    PrefetchLine(slots_.data() +
+                 (static_cast<std::size_t>(hash >> 32) & (slots_.size() - 1)));
   }
   // The id in the slot where a lookup of `hash` starts, if that slot's tag
   // is hash's: the entry a lookup most likely compares first.

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "explorer/id_table.h"
+#include "explorer/prefetch.h"
 
 namespace oc::explorer {
 
@@ -246,11 +247,14 @@ class VisitedStore {
   }
 
   // Lookups of many keys hide the memory's latency by asking for what a
-  // later lookup reads while an earlier one runs: the index slot of the
-  // key kSlotAhead places on, and the stored record behind the slot of
-  // the one kKeyAhead places on (whose slot was asked for earlier).
+  // later lookup reads while an earlier one runs: the candidate's own hash
+  // and key kOwnAhead places on (a batch's candidates outgrow the
+  // processor's nearest caches), the index slot of the key kSlotAhead
+  // places on, and the stored record behind the slot of the one kKeyAhead
+  // places on (whose slot was asked for earlier).
   static constexpr std::size_t kSlotAhead = 16;
   static constexpr std::size_t kKeyAhead = 8;
+  static constexpr std::size_t kOwnAhead = 32;
   void PrefetchSlot(std::uint64_t hash) const {
     shards_[ShardOf(hash)].table.Prefetch(hash);
   }
@@ -310,37 +314,52 @@ class VisitedStore {
     // In the table, the candidate pending[i] stands as id base + i.
     const auto base = static_cast<std::uint32_t>(size());
     table.ReserveIds(std::uint64_t{base} + incoming);
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const Candidates in = candidates(c);
-      const std::size_t n = in.indices.size();
-      for (std::size_t i = 0; i < n; ++i) {
-        // Hides the memory's latency (see kSlotAhead).
-        if (i + kSlotAhead < n) {
-          table.Prefetch(in.hashes[in.indices[i + kSlotAhead]]);
-        }
-        if (i + kKeyAhead < n) {
-          PrefetchKeyIn(table, in.hashes[in.indices[i + kKeyAhead]]);
-        }
-        const std::uint32_t k = in.indices[i];
-        const std::uint8_t* key =
-            in.keys + static_cast<std::size_t>(k) * width_;
-        IdTable::Slot slot;
-        const auto provisional =
-            static_cast<std::uint32_t>(base + pending.size());
-        const auto [found, fresh] = table.FindOrInsert(
-            in.hashes[k], provisional,
-            [&](std::uint32_t id) {
-              return id >= base ? SameBytes(pending[id - base].key, key, width_)
-                                : Holds(id, key);
-            },
-            &slot);
-        if (fresh) {
-          in.fresh[k] = 1;
-          pending.push_back(
-              Pending{static_cast<std::uint32_t>(c), k, slot, key});
-        } else if (in.found != nullptr) {
-          in.found[k] = found >= base ? kPending | (found - base) : found;
-        }
+    // The lookups run over the chunks' lists as one sequence, and so do
+    // the prefetches ahead of them: a chunk's list for one shard is short
+    // (a few dozen candidates), too short to prefetch within.
+    CandidateCursor<CandidatesOf> at(candidates, chunks);
+    CandidateCursor<CandidatesOf> slot_ahead(candidates, chunks);
+    CandidateCursor<CandidatesOf> key_ahead(candidates, chunks);
+    CandidateCursor<CandidatesOf> own_ahead(candidates, chunks);
+    slot_ahead.Skip(kSlotAhead);
+    key_ahead.Skip(kKeyAhead);
+    own_ahead.Skip(kOwnAhead);
+    for (; at.valid(); at.Next()) {
+      // Hides the memory's latency (see kSlotAhead).
+      if (own_ahead.valid()) {
+        const Candidates& ahead = own_ahead.candidates();
+        const std::uint32_t k = own_ahead.candidate();
+        PrefetchLine(ahead.hashes + k);
+        PrefetchLine(ahead.keys + static_cast<std::size_t>(k) * width_);
+        own_ahead.Next();
+      }
+      if (slot_ahead.valid()) {
+        table.Prefetch(slot_ahead.hash());
+        slot_ahead.Next();
+      }
+      if (key_ahead.valid()) {
+        PrefetchKeyIn(table, key_ahead.hash());
+        key_ahead.Next();
+      }
+      const Candidates& in = at.candidates();
+      const std::uint32_t k = at.candidate();
+      const std::uint8_t* key = in.keys + static_cast<std::size_t>(k) * width_;
+      IdTable::Slot slot;
+      const auto provisional =
+          static_cast<std::uint32_t>(base + pending.size());
+      const auto [found, fresh] = table.FindOrInsert(
+          in.hashes[k], provisional,
+          [&](std::uint32_t id) {
+            return id >= base ? SameBytes(pending[id - base].key, key, width_)
+                              : Holds(id, key);
+          },
+          &slot);
+      if (fresh) {
+        in.fresh[k] = 1;
+        pending.push_back(
+            Pending{static_cast<std::uint32_t>(at.chunk()), k, slot, key});
+      } else if (in.found != nullptr) {
+        in.found[k] = found >= base ? kPending | (found - base) : found;
       }
     }
   }
@@ -496,12 +515,52 @@ class VisitedStore {
   // `table` starts, if that slot's tag is hash's (a hint: nothing changes).
   void PrefetchKeyIn(const IdTable& table, std::uint64_t hash) const {
     const auto id = table.FirstMatch(hash);
-    if (id && *id < size()) __builtin_prefetch(records_.at(*id));
+    if (id && *id < size()) PrefetchLine(records_.at(*id));
   }
   struct Pending {
     std::uint32_t chunk, candidate;
     IdTable::Slot slot;
     const std::uint8_t* key;
+  };
+  // A place in the candidates of chunks 0 .. chunks - 1, taken in order
+  // (`of(c)` gives chunk c's), passing over empty lists.
+  template <class CandidatesOf>
+  class CandidateCursor {
+   public:
+    CandidateCursor(const CandidatesOf& of, std::size_t chunks)
+        : of_(of), chunks_(chunks) {
+      Settle();
+    }
+    bool valid() const { return chunk_ < chunks_; }
+    std::size_t chunk() const { return chunk_; }
+    const Candidates& candidates() const { return in_; }
+    std::uint32_t candidate() const { return in_.indices[i_]; }
+    std::uint64_t hash() const { return in_.hashes[in_.indices[i_]]; }
+    void Next() {
+      ++i_;
+      Settle();
+    }
+    void Skip(std::size_t n) {
+      for (std::size_t j = 0; j < n && valid(); ++j) Next();
+    }
+
+   private:
+    // Moves to the next chunk with a candidate left, if at the end of one.
+    void Settle() {
+      while (i_ >= in_.indices.size()) {
+        if (++chunk_ >= chunks_) {
+          chunk_ = chunks_;
+          return;
+        }
+        in_ = of_(chunk_);
+        i_ = 0;
+      }
+    }
+    const CandidatesOf& of_;
+    std::size_t chunks_;
+    std::size_t chunk_ = std::numeric_limits<std::size_t>::max();  // none yet
+    std::size_t i_ = 0;
+    Candidates in_{};
   };
   // What a table asks of its keys when it grows: an id's hash. (An entry
   // left provisional by a search that stopped names no key of its own:
@@ -517,7 +576,7 @@ class VisitedStore {
       return HashBytes(store.Key(id, buffer.data()), store.width_);
     }
     void Prefetch(std::uint32_t id) const {
-      if (id < store.size()) __builtin_prefetch(store.records_.at(id));
+      if (id < store.size()) PrefetchLine(store.records_.at(id));
     }
   };
 

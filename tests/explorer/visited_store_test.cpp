@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <optional>
@@ -82,6 +83,86 @@ TEST_CASE("the store keeps the first of equal candidates, in order") {
   const auto [id, is_new] = store.InsertOne(&five);
   CHECK_FALSE(is_new);
   CHECK(id == 2);
+}
+
+TEST_CASE("deduplication across many chunks keeps the first of each key") {
+  // Forty chunks of 3-byte keys from a small set, so that keys repeat
+  // within a chunk, across chunks, and match stored ones; every fifth
+  // chunk is empty, and most chunks have few candidates of a shard, so
+  // the lookups (and the prefetches ahead of them) run across chunks.
+  constexpr std::size_t kWidth = 3;
+  VisitedStore store(kWidth);
+  auto key_of = [](std::uint32_t v) {
+    return std::vector<std::uint8_t>{static_cast<std::uint8_t>(v),
+                                     static_cast<std::uint8_t>(v >> 8), 1};
+  };
+  std::vector<std::vector<std::uint8_t>> stored;
+  for (std::uint32_t v = 0; v < 300; v += 3) {
+    stored.push_back(key_of(v));
+    REQUIRE(store.InsertOne(stored.back().data()).second);
+  }
+  struct Chunk {
+    std::vector<std::uint8_t> keys;
+    std::vector<std::uint64_t> hashes;
+    std::vector<std::uint8_t> fresh;
+    std::vector<std::uint32_t> found;
+    std::vector<std::uint32_t> by_shard[VisitedStore::kShards];
+  };
+  std::vector<Chunk> chunks(40);
+  std::uint32_t seed = 12345;
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    if (c % 5 == 4) continue;
+    for (std::uint32_t k = 0; k < 30; ++k) {
+      seed = seed * 1103515245 + 12345;
+      const auto key = key_of((seed >> 16) % 600);
+      chunks[c].keys.insert(chunks[c].keys.end(), key.begin(), key.end());
+      const std::uint64_t hash =
+          oc::explorer::HashBytes(key.data(), kWidth);
+      chunks[c].hashes.push_back(hash);
+      chunks[c].by_shard[VisitedStore::ShardOf(hash)].push_back(k);
+    }
+    chunks[c].fresh.assign(30, 0);
+    chunks[c].found.assign(30, VisitedStore::kNoId);
+  }
+  for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+    std::size_t incoming = 0;
+    for (const Chunk& chunk : chunks) incoming += chunk.by_shard[s].size();
+    store.Deduplicate(s, incoming, chunks.size(), [&](std::size_t c) {
+      Chunk& chunk = chunks[c];
+      return VisitedStore::Candidates{chunk.by_shard[s], chunk.keys.data(),
+                                      chunk.hashes.data(), chunk.fresh.data(),
+                                      chunk.found.data()};
+    });
+    // Each candidate of the shard, against a lookup in serial order.
+    std::vector<std::vector<std::uint8_t>> seen;  // this shard's fresh keys
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      for (std::uint32_t k : chunks[c].by_shard[s]) {
+        const std::vector<std::uint8_t> key(
+            chunks[c].keys.begin() + k * kWidth,
+            chunks[c].keys.begin() + (k + 1) * kWidth);
+        const std::uint32_t found = chunks[c].found[k];
+        std::size_t stored_id = stored.size();
+        for (std::size_t id = 0; id < stored.size(); ++id) {
+          if (stored[id] == key) stored_id = id;
+        }
+        const bool earlier =
+            std::find(seen.begin(), seen.end(), key) != seen.end();
+        CHECK(chunks[c].fresh[k] == (stored_id == stored.size() && !earlier));
+        if (stored_id < stored.size()) {
+          CHECK(found == stored_id);
+        } else if (earlier) {
+          REQUIRE(VisitedStore::IsProvisional(found));
+          const auto [fc, fk] =
+              store.FreshCandidate(chunks[c].hashes[k], found);
+          CHECK(chunks[fc].fresh[fk] == 1);
+          CHECK(std::equal(key.begin(), key.end(),
+                           chunks[fc].keys.begin() + fk * kWidth));
+        } else {
+          seen.push_back(key);
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("a worker pool calls every index once, loop after loop") {
