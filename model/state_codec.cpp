@@ -822,9 +822,11 @@ template <bool kRenamed>
   return word;
 }
 
+// Not inlined into Encode: there it would make every call save the
+// registers it uses, also on the way to EncodeGathering.
 template <bool kRenamed>
-void StateCodec::Run(const State& s, const Renaming& r,
-                     std::uint8_t* out) const {
+[[gnu::noinline]] void StateCodec::Run(const State& s, const Renaming& r,
+                                       std::uint8_t* out) const {
   BitWriter writer(out);
   const auto* base = reinterpret_cast<const unsigned char*>(&s);
   if constexpr (kRenamed) {
@@ -913,6 +915,13 @@ class BitReader {
 
 State StateCodec::Decode(const std::uint8_t* in) const {
   if (bit_instructions_) return DecodeScattering(in);
+  return DecodeFieldByField(in);
+}
+
+// Apart from Decode, so that Decode builds its State in place (one return
+// path) and gives every call the stack of this one.
+[[gnu::noinline]] State StateCodec::DecodeFieldByField(
+    const std::uint8_t* in) const {
   State s = shape_;
   auto* base = reinterpret_cast<unsigned char*>(&s);
   BitReader reader(in, size());
@@ -982,7 +991,7 @@ void StateCodec::EncodeGathering(const State& s, std::uint8_t* out) const {
   Run<false>(s, identity_, out);
 }
 State StateCodec::DecodeScattering(const std::uint8_t* in) const {
-  return Decode(in);  // never called: bit_instructions_ is false
+  return DecodeFieldByField(in);  // never called: no bit instructions
 }
 #endif
 

@@ -169,6 +169,7 @@ class StateCodec {
   void Store(const FieldOp& op, unsigned raw, unsigned char* base) const;
   void EncodeGathering(const State& s, std::uint8_t* out) const;
   State DecodeScattering(const std::uint8_t* in) const;
+  State DecodeFieldByField(const std::uint8_t* in) const;
   bool bit_instructions_ = false;
   Renaming identity_ = Renaming::Identity();
   std::size_t bits_ = 0;
