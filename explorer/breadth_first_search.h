@@ -64,6 +64,8 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <thread>
@@ -150,24 +152,54 @@ struct Hit {
   auto Order() const { return std::tuple(parent, successor, phase, property); }
 };
 
+// An allocator whose vectors leave the elements a resize adds as they
+// find them, for buffers of plain numbers that are written right after:
+// a chunk grows its buffers by a few elements per state, and zeroing
+// them first was a call to memset each time.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using Buffer = std::vector<T, UninitializedAllocator<T>>;
+
 // What one chunk of a batch produced. Chunks sit in one array and are
 // written by different threads: each on its own cache lines.
 struct alignas(64) Chunk {
-  std::vector<std::uint8_t> keys;  // `width` bytes per candidate
-  std::vector<std::uint64_t> hashes;
-  std::vector<std::uint32_t> parents, successor_index;
+  Buffer<std::uint8_t> keys;  // `width` bytes per candidate
+  Buffer<std::uint64_t> hashes;
+  std::vector<std::uint32_t> parents;
+  Buffer<std::uint32_t> successor_index;
   std::vector<std::uint8_t> fresh;  // 1: first of a new state
   std::vector<std::uint32_t> ids;   // committed id of a fresh candidate
   // Each candidate's shard, and the candidates by shard (in order within
   // one): shard s's are by_shard[shard_begin[s] .. shard_begin[s + 1]).
-  std::vector<std::uint8_t> shard_of;
-  std::vector<std::uint32_t> by_shard;
+  Buffer<std::uint8_t> shard_of;
+  Buffer<std::uint32_t> by_shard;
   std::array<std::uint32_t, VisitedStore::kShards + 1> shard_begin{};
   std::vector<Hit> hits;
   std::vector<std::uint64_t> action_counts;
   std::uint64_t transitions = 0, terminal = 0, dead_ends = 0, states = 0;
   bool depth_limited = false;
   std::size_t accounted = 0;  // Bytes() as last added to the search's count
+  // The candidates the chunk will likely make (from the batches before),
+  // room for which its first growth takes at once: growing from nothing
+  // by an eighth at a time reallocated each buffer dozens of times.
+  std::size_t expected = 0;
 
   // Bytes per candidate besides its key: hashes, parents, successor_index,
   // fresh, ids, shard_of and by_shard.
@@ -199,7 +231,8 @@ struct alignas(64) Chunk {
            hashes.capacity() * (width + kPerCandidate);
   }
   std::size_t GrownCapacity(std::size_t candidates) const {
-    return std::max(candidates, hashes.capacity() + hashes.capacity() / 8);
+    return std::max({candidates, hashes.capacity() + hashes.capacity() / 8,
+                     expected});
   }
   void Reserve(std::size_t candidates, std::size_t width) {
     if (candidates <= hashes.capacity()) return;
@@ -636,6 +669,10 @@ Exploration<M> detail::Search(
       const std::size_t n_chunks =
           (batch_end - batch + chunk_states - 1) / chunk_states;
       if (chunks.size() < n_chunks) chunks.resize(n_chunks);
+      for (std::size_t c = 0; c < n_chunks; ++c) {
+        chunks[c].expected = static_cast<std::size_t>(
+            static_cast<double>(chunk_states) * successors_per_state);
+      }
       if (recording) recording->PrepareChunks(n_chunks);
       for (std::size_t p = 0; p < properties.size(); ++p) {
         known[p] = found.has(p);
