@@ -231,8 +231,8 @@ struct alignas(64) Chunk {
            hashes.capacity() * (width + kPerCandidate);
   }
   std::size_t GrownCapacity(std::size_t candidates) const {
-    return std::max({candidates, hashes.capacity() + hashes.capacity() / 8,
-                     expected});
+    return std::max(
+        {candidates, hashes.capacity() + hashes.capacity() / 8, expected});
   }
   void Reserve(std::size_t candidates, std::size_t width) {
     if (candidates <= hashes.capacity()) return;

@@ -116,8 +116,7 @@ TEST_CASE("deduplication across many chunks keeps the first of each key") {
       seed = seed * 1103515245 + 12345;
       const auto key = key_of((seed >> 16) % 600);
       chunks[c].keys.insert(chunks[c].keys.end(), key.begin(), key.end());
-      const std::uint64_t hash =
-          oc::explorer::HashBytes(key.data(), kWidth);
+      const std::uint64_t hash = oc::explorer::HashBytes(key.data(), kWidth);
       chunks[c].hashes.push_back(hash);
       chunks[c].by_shard[VisitedStore::ShardOf(hash)].push_back(k);
     }
