@@ -155,7 +155,6 @@ class IdTable {
     old.swap(slots_);
     mask_ = capacity - 1;
     const std::uint32_t value = LowBits(id_bits_);
-    const std::size_t mask = capacity - 1;
     for (std::size_t j = 0; j < old.size(); ++j) {
       if (j + kAhead < old.size() && old[j + kAhead] != 0) {
         ids.Prefetch((old[j + kAhead] & value) - 1);
@@ -163,7 +162,7 @@ class IdTable {
       const std::uint32_t entry = old[j];
       if (entry == 0) continue;
       std::size_t i = Home(ids.Hash((entry & value) - 1));
-      while (slots_[i] != 0) i = (i + 1) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask_;
       slots_[i] = entry;
     }
   }
