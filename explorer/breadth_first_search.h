@@ -182,7 +182,7 @@ using Buffer = std::vector<T, UninitializedAllocator<T>>;
 struct alignas(64) Chunk {
   Buffer<std::uint8_t> keys;  // `width` bytes per candidate
   Buffer<std::uint64_t> hashes;
-  std::vector<std::uint32_t> parents;
+  Buffer<std::uint32_t> parents;
   Buffer<std::uint32_t> successor_index;
   std::vector<std::uint8_t> fresh;  // 1: first of a new state
   std::vector<std::uint32_t> ids;   // committed id of a fresh candidate
@@ -418,6 +418,16 @@ Exploration<M> detail::Search(
       }
     }
     model.Encode(s, out);
+  };
+  // key_of, and the key's HashBytes: made by the encoder where the model
+  // can (HashesKeys), rather than read back.
+  auto hashed_key_of = [&](const State& s, std::uint8_t* out,
+                           int worker) -> std::uint64_t {
+    if constexpr (HashesKeys<M>) {
+      if (!reduce) return model.EncodeHashed(s, out);
+    }
+    key_of(s, out, worker);
+    return HashBytes(out, width);
   };
   auto orbit_of = [&](const State& s, int worker = 0) -> std::uint64_t {
     if constexpr (Symmetric<M>) {
@@ -738,8 +748,8 @@ Exploration<M> detail::Search(
               keyed = true;
               for (std::size_t j = 0; j < successors.size(); ++j) {
                 std::uint8_t* key = own.keys.data() + j * width;
-                key_of(successors[j].second, key, worker);
-                own.hashes[j] = HashBytes(key, width);
+                own.hashes[j] =
+                    hashed_key_of(successors[j].second, key, worker);
                 const auto known_id = store.Find(key, own.hashes[j]);
                 if (known_id && *known_id < level_end) {
                   keyed = false;
@@ -790,7 +800,7 @@ Exploration<M> detail::Search(
           const std::size_t first_k = chunk.hashes.size();
           chunk.keys.resize(room * width);
           chunk.hashes.resize(room);
-          chunk.parents.resize(room, id);
+          chunk.parents.resize(room);
           chunk.successor_index.resize(room);
           chunk.shard_of.resize(room);
           for (std::uint32_t j = 0; j < successors.size(); ++j) {
@@ -822,10 +832,10 @@ Exploration<M> detail::Search(
               }
               hash = HashBytes(key, width);
             } else {
-              key_of(next, key, worker);
-              hash = HashBytes(key, width);
+              hash = hashed_key_of(next, key, worker);
             }
             chunk.hashes[k] = hash;
+            chunk.parents[k] = id;
             chunk.successor_index[k] = j;
             chunk.shard_of[k] =
                 static_cast<std::uint8_t>(VisitedStore::ShardOf(hash));

@@ -55,6 +55,16 @@ concept ClassifiesActions = Model<M> &&
   { m.ActionClass(s, a, s) } -> std::convertible_to<std::size_t>;
 };
 
+// Optionally, a model may hash a key as it encodes it: EncodeHashed(s,
+// out) writes what Encode(s, out) writes and returns
+// HashBytes(out, EncodedSize()) (common/key_hash.h), which the search
+// would otherwise compute by reading the key back.
+template <class M>
+concept HashesKeys = Model<M> &&
+    requires(const M& m, const typename M::State& s, std::uint8_t* out) {
+  { m.EncodeHashed(s, out) } -> std::same_as<std::uint64_t>;
+};
+
 // Optionally, a model may declare a symmetry: a group of renamings that
 // map reachable states to reachable states, transitions to transitions,
 // and keep every property's verdict. Then

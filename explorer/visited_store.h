@@ -35,46 +35,15 @@
 #include <utility>
 #include <vector>
 
+#include "common/key_hash.h"
 #include "explorer/id_table.h"
 #include "explorer/prefetch.h"
 
 namespace oc::explorer {
 
-// A fixed 64-bit hash of a byte string: eight bytes at a time, each word
-// multiplied into the state, then the splitmix64 finalizer.
-inline std::uint64_t HashBytes(const std::uint8_t* p, std::size_t n) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-  while (n >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdULL;
-    h ^= h >> 29;
-    p += 8;
-    n -= 8;
-  }
-  // The last 0 to 7 bytes, read without a call as a word of four, one of
-  // two and a byte, as far as each is needed. (The state codec writes a
-  // key's last bytes in the same pieces: a load that matches a store just
-  // made is served from it, while one that spans two waits for both.)
-  std::uint64_t tail = 0;
-  if (n & 4) {
-    std::uint32_t four;
-    std::memcpy(&four, p, 4);
-    tail = four;
-    p += 4;
-  }
-  if (n & 2) {
-    std::uint16_t two;
-    std::memcpy(&two, p, 2);
-    tail |= std::uint64_t{two} << 32;
-    p += 2;
-  }
-  if (n & 1) tail |= std::uint64_t{*p} << 48;
-  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-  return h ^ (h >> 31);
-}
+// Keys are hashed by common/key_hash.h, which a model's encoder may also
+// use to hash a key as it writes it (HashesKeys, model_concept.h).
+using oc::HashBytes;
 
 // Whether the `n` bytes at `a` and `b` are equal. Keys are short (a
 // packed state is often 8 to 24 bytes), so from 8 bytes on they are

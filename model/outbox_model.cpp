@@ -1979,11 +1979,9 @@ std::vector<std::string> OutboxModel::ActionClassNames() {
   return {std::begin(kActionClasses), std::end(kActionClasses)};
 }
 
-std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
-                                     const State& to) const {
+std::size_t OutboxModel::ClassByStates(const State& from, const Action& a,
+                                       const State& to) const {
   switch (a.kind) {
-    case ActionKind::kClaim:
-      return 0;
     case ActionKind::kSend: {
       const int e = from.relays[a.relay].event - 1;
       // A saturated count (section 14) does not move on a send either.
@@ -1991,8 +1989,6 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
                            !(abstract_ && from.events[e].offered == kCountCap);
       return dropped ? 14 : 1;
     }
-    case ActionKind::kSendAckLost:
-      return 2;
     case ActionKind::kComplete: {
       // The relay styles' styles have no fencing: their completion always
       // counts as publishing (a re-acknowledged CDC record included).
@@ -2002,54 +1998,9 @@ std::size_t OutboxModel::ActionClass(const State& from, const Action& a,
     }
     case ActionKind::kExpire:
       return Premature(from, a.event) ? 6 : 5;
-    case ActionKind::kCrashRelay:
-      return 7;
-    case ActionKind::kConsume:
-      return 8;
-    case ActionKind::kStep:
-      return 9;
-    case ActionKind::kAcknowledge:
-      return 10;
-    case ActionKind::kAckLost:
-      return 11;
-    case ActionKind::kCrashConsumer:
-      return 12;
-    case ActionKind::kRedeliver:
-      return 13;
-    case ActionKind::kTick:
-      return 15;
-    case ActionKind::kRetry:
-      return 16;
-    case ActionKind::kRedrive:
-      return 17;
-    case ActionKind::kDeadLetterExpire:
-      return 18;
-    case ActionKind::kCleanup:
-      return 19;
-    case ActionKind::kConsumerOutage:
-      return 20;
-    case ActionKind::kDatabaseOutage:
-      return 21;
-    case ActionKind::kSourceCommit:
-      return 22;
-    case ActionKind::kCommitFails:
-      return 23;
-    case ActionKind::kFlushOffset:
-      return 24;
-    case ActionKind::kLoseWrite:
-      return 25;
-    case ActionKind::kRebalance:
-      return 26;
-    case ActionKind::kSendFails:
-      return 27;
-    case ActionKind::kRetrySend:
-      return 28;
-    case ActionKind::kConsumeFails:
-      return 29;
-    case ActionKind::kConsumeRetry:
-      return 30;
+    default:
+      return kClassOfKind[static_cast<std::size_t>(a.kind)];
   }
-  return 0;
 }
 
 bool OutboxModel::ClassPossible(std::size_t c) const {

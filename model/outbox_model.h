@@ -80,6 +80,10 @@ class OutboxModel {
   void Encode(const State& s, std::uint8_t* out) const {
     codec_.Encode(s, out);
   }
+  // Encode, returning the key's hash (common/key_hash.h) made on the way.
+  std::uint64_t EncodeHashed(const State& s, std::uint8_t* out) const {
+    return codec_.EncodeHashed(s, out);
+  }
   State Decode(const std::uint8_t* in) const { return codec_.Decode(in); }
 
   // Symmetry reduction (model/symmetry.h): whether any relays, instances
@@ -139,8 +143,14 @@ class OutboxModel {
   // lose_write) come last.
   static std::vector<std::string> ActionClassNames();
   // REQUIRES: `to` is the successor of `from` by `a`.
+  // Most kinds have one class, found here without a call (the search asks
+  // once per transition); send, complete and expire look at the states.
   std::size_t ActionClass(const State& from, const Action& a,
-                          const State& to) const;
+                          const State& to) const {
+    const std::uint8_t c = kClassOfKind[static_cast<std::size_t>(a.kind)];
+    if (c != kClassByStates) return c;
+    return ClassByStates(from, a, to);
+  }
   // The classes an action name stands for in `check.must_fire`: a class
   // name, or "complete" / "expire" for both of their classes. Empty when the
   // name is neither.
@@ -346,6 +356,40 @@ class OutboxModel {
     std::uint8_t value = 0;
   };
   std::vector<Gate> gates_;
+  // ActionClass's table: the class of each action kind, in ActionKind's
+  // order, or kClassByStates for a kind whose class depends on the states.
+  static constexpr std::uint8_t kClassByStates = 0xff;
+  static constexpr std::uint8_t kClassOfKind[kActionKindCount] = {
+      0,
+      kClassByStates,
+      2,
+      kClassByStates,
+      kClassByStates,
+      7,
+      8,
+      9,
+      10,
+      11,
+      12,
+      13,
+      15,
+      16,
+      17,
+      18,
+      19,
+      20,
+      21,
+      22,
+      23,
+      24,
+      25,
+      26,
+      27,
+      28,
+      29,
+      30};
+  std::size_t ClassByStates(const State& from, const Action& a,
+                            const State& to) const;
   void ListCandidates();
   PartialOrder partial_order_;
 };

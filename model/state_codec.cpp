@@ -17,6 +17,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "common/key_hash.h"
 #include "model/fault_budgets.h"
 #include "model/relay_styles.h"
 #include "model/timing.h"
@@ -714,32 +715,45 @@ void StateCodec::FindRests() {
 
 namespace {
 
+// Stands in for a KeyHasher where nothing is hashed.
+struct Unhashed {
+  explicit Unhashed(std::size_t) {}
+  void Word(std::uint64_t) {}
+  std::uint64_t Finish(std::uint64_t) const { return 0; }
+};
+
 // Packs values of the given widths, least significant bit first. Whole
 // words of eight bytes are stored as such, and what is left as a word of
 // four, one of two and a byte, as far as each is needed: the visited
 // store's hash reads a key in the same pieces, so that each of its loads
-// is answered by one store still on its way to memory.
+// is answered by one store still on its way to memory. With kHash, it
+// also hashes the key as HashBytes would (common/key_hash.h), from the
+// words it stores.
+template <bool kHash>
 class BitWriter {
  public:
-  explicit BitWriter(std::uint8_t* out) : at_(out) {}
+  BitWriter(std::uint8_t* out, std::size_t size) : at_(out), hasher_(size) {}
   void Put(unsigned value, unsigned width) {  // width <= 32
     if (width == 0) return;
     word_ |= static_cast<std::uint64_t>(value) << used_;
     used_ += width;
     if (used_ >= 64) {
-      std::memcpy(at_, &word_, 8);
-      at_ += 8;
+      Store();
       used_ -= 64;
       // The bits of `value` that did not fit (used_ < width <= 32).
       word_ = used_ == 0 ? 0 : std::uint64_t{value} >> (width - used_);
     }
   }
-  void Finish() {
+  // Stores what is left; with kHash, returns the key's hash (else 0).
+  std::uint64_t Finish() {
     const unsigned bytes = (used_ + 7) / 8;
     if (bytes == 8) {
-      std::memcpy(at_, &word_, 8);
-      return;
+      Store();
+      return hasher_.Finish(0);
     }
+    // The bits past used_ are 0: word_ is the key's last bytes as one
+    // little-endian word.
+    const std::uint64_t tail = word_;
     if (bytes & 4) {
       const auto four = static_cast<std::uint32_t>(word_);
       std::memcpy(at_, &four, 4);
@@ -753,12 +767,19 @@ class BitWriter {
       word_ >>= 16;
     }
     if (bytes & 1) *at_ = static_cast<std::uint8_t>(word_);
+    return hasher_.Finish(tail);
   }
 
  private:
+  void Store() {
+    std::memcpy(at_, &word_, 8);
+    at_ += 8;
+    hasher_.Word(word_);
+  }
   std::uint8_t* at_;
   std::uint64_t word_ = 0;  // bits not yet written
   unsigned used_ = 0;       // how many bits of word_ are filled
+  [[no_unique_address]] std::conditional_t<kHash, KeyHasher, Unhashed> hasher_;
 };
 
 }  // namespace
@@ -827,7 +848,7 @@ template <bool kRenamed>
 template <bool kRenamed>
 [[gnu::noinline]] void StateCodec::Run(const State& s, const Renaming& r,
                                        std::uint8_t* out) const {
-  BitWriter writer(out);
+  BitWriter<false> writer(out, size());
   const auto* base = reinterpret_cast<const unsigned char*>(&s);
   if constexpr (kRenamed) {
     for (const FieldOp& op : program_) {
@@ -855,10 +876,17 @@ template <bool kRenamed>
 
 void StateCodec::Encode(const State& s, std::uint8_t* out) const {
   if (bit_instructions_) {
-    EncodeGathering(s, out);
+    EncodeGathering<false>(s, out);
   } else {
     Run<false>(s, identity_, out);
   }
+}
+
+std::uint64_t StateCodec::EncodeHashed(const State& s,
+                                       std::uint8_t* out) const {
+  if (bit_instructions_) return EncodeGathering<true>(s, out);
+  Run<false>(s, identity_, out);
+  return HashBytes(out, size());
 }
 
 void StateCodec::EncodeRenamed(const State& s, const Renaming& r,
@@ -945,9 +973,10 @@ State StateCodec::Decode(const std::uint8_t* in) const {
 // scattered back into it (PDEP) at once, in place of the loops over the
 // fields of Run and Decode.
 #if OC_CODEC_BMI2
-[[gnu::target("bmi2")]] void StateCodec::EncodeGathering(
+template <bool kHash>
+[[gnu::target("bmi2")]] std::uint64_t StateCodec::EncodeGathering(
     const State& s, std::uint8_t* out) const {
-  BitWriter writer(out);
+  BitWriter<kHash> writer(out, size());
   const auto* base = reinterpret_cast<const unsigned char*>(&s);
   for (const Step& step : steps_) {
     if (step.count == 0) {
@@ -959,7 +988,7 @@ State StateCodec::Decode(const std::uint8_t* in) const {
     writer.Put(static_cast<unsigned>(_pext_u64(word, step.bits_mask)),
                step.bits);
   }
-  writer.Finish();
+  return writer.Finish();
 }
 
 [[gnu::target("bmi2")]] State StateCodec::DecodeScattering(
@@ -987,8 +1016,11 @@ State StateCodec::Decode(const std::uint8_t* in) const {
   return s;
 }
 #else
-void StateCodec::EncodeGathering(const State& s, std::uint8_t* out) const {
-  Run<false>(s, identity_, out);
+template <bool kHash>
+std::uint64_t StateCodec::EncodeGathering(const State& s,
+                                          std::uint8_t* out) const {
+  Run<false>(s, identity_, out);  // never called: no bit instructions
+  return kHash ? HashBytes(out, size()) : 0;
 }
 State StateCodec::DecodeScattering(const std::uint8_t* in) const {
   return DecodeFieldByField(in);  // never called: no bit instructions

@@ -88,6 +88,9 @@ class StateCodec {
   // Writes size() bytes to `out` (unused high bits of the last byte are 0).
   // REQUIRES: `s` has the shape's sizes and is reachable in the config.
   void Encode(const State& s, std::uint8_t* out) const;
+  // Encode, and returns the key's HashBytes (common/key_hash.h), computed
+  // from the words as they are written.
+  std::uint64_t EncodeHashed(const State& s, std::uint8_t* out) const;
   // Encode of `s` renamed by `r`, without building the renamed State:
   // every cell moves to its new index and every reference to a relay or
   // an event follows. REQUIRES: as Encode; `r` is a renaming of s's shape.
@@ -167,7 +170,13 @@ class StateCodec {
   void Run(const State& s, const Renaming& r, std::uint8_t* out) const;
   std::uint64_t StepWord(const Step& step, const unsigned char* base) const;
   void Store(const FieldOp& op, unsigned raw, unsigned char* base) const;
-  void EncodeGathering(const State& s, std::uint8_t* out) const;
+  // (A member template takes its instruction set from its declaration.)
+  template <bool kHash>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  [[gnu::target("bmi2")]]
+#endif
+  std::uint64_t
+  EncodeGathering(const State& s, std::uint8_t* out) const;
   State DecodeScattering(const std::uint8_t* in) const;
   State DecodeFieldByField(const std::uint8_t* in) const;
   bool bit_instructions_ = false;

@@ -317,5 +317,34 @@ TEST_CASE("successors come in the documented order") {
                                           "consume(g1, 1, e1)"});
 }
 
+TEST_CASE("each action kind's coverage class is the class of its name") {
+  // Every kind but send, complete and expire has one class, named as the
+  // kind is; those three have two each, told apart by the states.
+  OutboxModel m(TwoRelays());
+  const State s = m.InitialStates().front();
+  const std::vector<std::string> names = OutboxModel::ActionClassNames();
+  for (int k = 0; k < kActionKindCount; ++k) {
+    const auto kind = static_cast<ActionKind>(k);
+    if (kind == ActionKind::kSend || kind == ActionKind::kComplete ||
+        kind == ActionKind::kExpire) {
+      continue;
+    }
+    CAPTURE(k);
+    const std::size_t c = m.ActionClass(s, Action{kind, 0, 0, 0, 0}, s);
+    REQUIRE(c < names.size());
+    CHECK(names[c] == ActionKindName(kind));
+  }
+  // The three that look at the states: a send that adds a copy, a complete
+  // that publishes, an expire of a lease that is not premature.
+  const State claimed = Run(m, {"claim(A, e1)"});
+  const State sent = Run(m, {"claim(A, e1)", "send(A)"});
+  const State done = Run(m, {"claim(A, e1)", "send(A)", "complete(A)"});
+  const Action send{ActionKind::kSend, 0, 0, 0, 0};
+  const Action complete{ActionKind::kComplete, 0, 0, 0, 0};
+  CHECK(names[m.ActionClass(claimed, send, sent)] == "send");
+  CHECK(names[m.ActionClass(sent, complete, done)] == "complete_published");
+  CHECK(names[m.ActionClass(sent, complete, sent)] == "complete_rejected");
+}
+
 }  // namespace
 }  // namespace oc

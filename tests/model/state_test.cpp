@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/key_hash.h"
 #include "model/outbox_model.h"
 #include "model/state_cells.h"
 #include "model/state_codec.h"
@@ -132,6 +133,57 @@ TEST_CASE("the state codec round-trips and tells every reachable state apart") {
   //   key cells: the projection's version (max 2)                 =  2
   //   budgets: only X = 1                                         =  1
   CHECK(m.EncodedSize() == (22 + 12 + 9 + 14 + 2 + 1 + 7) / 8);
+}
+
+TEST_CASE("a key hashed as it is encoded hashes as HashBytes does") {
+  // Configs whose keys end on a whole word, and on bytes past one in each
+  // of the pieces the encoder writes last (four, two, one).
+  std::vector<Config> configs = {
+      testing::MakeConfig(1, 1, {Strategy::kCreditNaive}),
+      testing::MakeConfig(
+          2, 2,
+          {Strategy::kCreditCheckThenAct, Strategy::kProjectionMonotonic}),
+      testing::MakeConfig(3, 2, {Strategy::kCreditInbox}, 2),
+      testing::MakeConfig(
+          2, 3, {Strategy::kCreditEffectThenInbox, Strategy::kCreditInbox}),
+      testing::MakeConfig(
+          3, 3, {Strategy::kCreditInbox, Strategy::kProjectionMonotonic}),
+      testing::MakeConfig(1, 2, {Strategy::kCreditCheckThenAct}, 2),
+      testing::MakeConfig(2, 1, {Strategy::kCreditNaive}),
+  };
+  configs[1].budgets.premature_expiries = 1;
+  configs[2].budgets.relay_crashes = 1;
+  configs[4].budgets.premature_expiries = 2;
+  configs[4].budgets.lost_publish_acks = 1;
+  std::set<std::size_t> tails;
+  for (const Config& c : configs) {
+    OutboxModel m(c);
+    StateCodec by_field(c, m.InitialStates().front());
+    by_field.UseFieldByField();
+    const std::size_t n = m.EncodedSize();
+    CAPTURE(n);
+    tails.insert(n % 8);
+    std::vector<State> frontier = m.InitialStates();
+    std::set<std::vector<std::uint8_t>> seen;
+    while (!frontier.empty() && seen.size() < 500) {
+      const State s = frontier.back();
+      frontier.pop_back();
+      std::vector<std::uint8_t> plain(n), hashed(n), field(n);
+      m.Encode(s, plain.data());
+      if (!seen.insert(plain).second) continue;
+      const std::uint64_t hash = m.EncodeHashed(s, hashed.data());
+      CHECK(hashed == plain);
+      CHECK(hash == HashBytes(plain.data(), n));
+      CHECK(by_field.EncodeHashed(s, field.data()) == hash);
+      CHECK(field == plain);
+      std::vector<std::pair<Action, State>> next;
+      m.Successors(s, next);
+      for (auto& [a, t] : next) frontier.push_back(t);
+    }
+    CHECK(seen.size() >= 8);
+  }
+  // Keys of 2, 3, 5, 8 and 13 bytes.
+  CHECK(tails == std::set<std::size_t>{0, 2, 3, 5});
 }
 
 }  // namespace
