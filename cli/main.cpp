@@ -18,6 +18,7 @@
 #include "cli/check_command.h"
 #include "cli/conform_command.h"
 #include "cli/export_command.h"
+#include "cli/huge_pages.h"
 #include "cli/init_command.h"
 #include "cli/list_command.h"
 #include "cli/man_page.h"
@@ -120,6 +121,7 @@ std::string CommandLine(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  oc::RestartWithHugePages(argv);  // cli/huge_pages.h; returns if it did not
   CLI::App app{
       "outbox-check: an explicit-state model checker for the transactional "
       "outbox pipeline (outbox table, relays under a lease with a fencing "
