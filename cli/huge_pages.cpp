@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
+#include <string_view>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <unistd.h>

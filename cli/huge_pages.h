@@ -15,8 +15,9 @@
 // it to 0 to keep normal pages), when the kernel's setting is "never" or
 // cannot be read, in a build with a sanitizer (whose allocator is not
 // glibc's), or where this is not Linux with glibc. If starting again
-// fails, the tool goes on as it is. Nothing else changes: the same
-// arguments, environment, process id and results.
+// fails, the tool goes on as it is. The second start has the same
+// arguments and process id, the same environment but for that tunable,
+// and gives the same results.
 
 #ifndef OUTBOX_CHECK_CLI_HUGE_PAGES_H_
 #define OUTBOX_CHECK_CLI_HUGE_PAGES_H_

@@ -3,17 +3,16 @@
 // while it writes it, from the words it holds in registers, instead of the
 // search reading the key back).
 //
-// A key of n bytes is hashed from a seed that holds its length: its whole
-// 8-byte words in order, then its last n % 8 bytes as one little-endian
-// word (0 when there are none). KeyHasher takes the words one at a time;
-// HashBytes reads them from memory. Both give the same value for the same
-// bytes, which is what lets an encoder and the search agree (a test holds them
-// to it). The value is not stable across versions: nothing stores it.
+// A key of n bytes is hashed as its length, then its whole 8-byte words in
+// order, then its last n % 8 bytes as one little-endian word (0 when there
+// are none). KeyHasher takes the words one at a time; HashBytes reads them
+// from memory. Both give the same value for the same bytes, which is what
+// lets an encoder and the search agree (a test holds them to it). The
+// value is not stable across versions: nothing stores it.
 
 #ifndef OUTBOX_CHECK_COMMON_KEY_HASH_H_
 #define OUTBOX_CHECK_COMMON_KEY_HASH_H_
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -360,34 +360,14 @@ class OutboxModel {
   // order, or kClassByStates for a kind whose class depends on the states.
   static constexpr std::uint8_t kClassByStates = 0xff;
   static constexpr std::uint8_t kClassOfKind[kActionKindCount] = {
-      0,
-      kClassByStates,
-      2,
-      kClassByStates,
-      kClassByStates,
-      7,
-      8,
-      9,
-      10,
-      11,
-      12,
-      13,
-      15,
-      16,
-      17,
-      18,
-      19,
-      20,
-      21,
-      22,
-      23,
-      24,
-      25,
-      26,
-      27,
-      28,
-      29,
-      30};
+      // claim, send, send_ack_lost, complete, expire, crash_relay
+      0, kClassByStates, 2, kClassByStates, kClassByStates, 7,
+      // consume, step, acknowledge, ack_lost, crash_consumer, redeliver
+      8, 9, 10, 11, 12, 13,
+      // tick, retry, redrive, dead_letter_expire, cleanup, the outages
+      15, 16, 17, 18, 19, 20, 21,
+      // the relay styles' kinds, then the partitioned broker's
+      22, 23, 24, 25, 26, 27, 28, 29, 30};
   std::size_t ClassByStates(const State& from, const Action& a,
                             const State& to) const;
   void ListCandidates();
