@@ -1,10 +1,11 @@
 // Huge pages for the allocator's memory.
 //
-// A search touches its visited store's tables and its batches' buffers at
-// random, megabytes at a time; with the kernel's transparent huge pages
-// (2 MiB) it takes far fewer page faults and TLB misses than with 4 KiB
-// pages. On this project's bench scenarios that was 4 to 12% of the time
-// of searches under a second (docs/PERFORMANCE.md). Where the kernel
+// A search grows its visited store's tables and its batches' buffers from
+// nothing, megabytes at a time; with the kernel's transparent huge pages
+// (2 MiB) it takes far fewer page faults on that new memory than with
+// 4 KiB pages. On this project's bench scenarios that was 4 to 12% of the
+// time of searches under a second, and nothing measurable on the largest
+// (docs/PERFORMANCE.md). Where the kernel
 // gives huge pages only to memory that asks for them ("madvise", the
 // usual setting), glibc's allocator asks for them when its
 // glibc.malloc.hugetlb tunable is 1, and it reads its tunables only when a
