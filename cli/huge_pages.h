@@ -9,8 +9,9 @@
 // gives huge pages only to memory that asks for them ("madvise", the
 // usual setting), glibc's allocator asks for them when its
 // glibc.malloc.hugetlb tunable is 1, and it reads its tunables only when a
-// program starts. So the tool starts itself once more with that tunable
-// added to GLIBC_TUNABLES, before it does anything else.
+// program starts. So a subcommand that searches starts the tool once more
+// with that tunable added to GLIBC_TUNABLES, before it does anything else
+// (about 20 ms, which the other subcommands do not pay).
 //
 // It does not when GLIBC_TUNABLES already names glibc.malloc.hugetlb (set
 // it to 0 to keep normal pages), when the kernel's setting is "never" or
@@ -36,7 +37,8 @@ std::optional<std::string> HugePageTunables(const char* tunables,
                                             const char* kernel_setting);
 
 // Starts the program again with huge pages asked for, as above; returns
-// only when it does not. Call first thing in main, with main's argv.
+// only when it does not. Call before anything else in main, with main's
+// argv.
 void RestartWithHugePages(char** argv);
 
 }  // namespace oc

@@ -121,7 +121,14 @@ std::string CommandLine(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  oc::RestartWithHugePages(argv);  // cli/huge_pages.h; returns if it did not
+  // Only the subcommands that search grow enough memory to repay a second
+  // start of the program (cli/huge_pages.h; it returns if it did not).
+  if (argc > 1) {
+    const std::string_view command = argv[1];
+    if (command == "check" || command == "bench" || command == "conform") {
+      oc::RestartWithHugePages(argv);
+    }
+  }
   CLI::App app{
       "outbox-check: an explicit-state model checker for the transactional "
       "outbox pipeline (outbox table, relays under a lease with a fencing "
