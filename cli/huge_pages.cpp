@@ -53,6 +53,11 @@ std::optional<std::string> HugePageTunables(const char* tunables,
   return value;
 }
 
+bool SearchesWithHugePages(std::string_view subcommand) {
+  return subcommand == "check" || subcommand == "bench" ||
+         subcommand == "conform";
+}
+
 void RestartWithHugePages(char** argv) {
 #if OC_HUGE_PAGES_RESTART
   char setting[128] = {};

@@ -36,6 +36,10 @@ namespace oc {
 std::optional<std::string> HugePageTunables(const char* tunables,
                                             const char* kernel_setting);
 
+// Whether `subcommand` (argv[1]) searches, and so grows enough memory to
+// repay a second start: check, bench and conform.
+bool SearchesWithHugePages(std::string_view subcommand);
+
 // Starts the program again with huge pages asked for, as above; returns
 // only when it does not. Call before anything else in main, with main's
 // argv.

@@ -121,13 +121,9 @@ std::string CommandLine(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Only the subcommands that search grow enough memory to repay a second
-  // start of the program (cli/huge_pages.h; it returns if it did not).
-  if (argc > 1) {
-    const std::string_view command = argv[1];
-    if (command == "check" || command == "bench" || command == "conform") {
-      oc::RestartWithHugePages(argv);
-    }
+  // cli/huge_pages.h; returns if it did not start the program again.
+  if (argc > 1 && oc::SearchesWithHugePages(argv[1])) {
+    oc::RestartWithHugePages(argv);
   }
   CLI::App app{
       "outbox-check: an explicit-state model checker for the transactional "

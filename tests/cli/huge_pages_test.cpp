@@ -29,5 +29,15 @@ TEST_CASE("huge pages are asked for once, where the kernel gives them") {
   CHECK(HugePageTunables(nullptr, "") == std::nullopt);
 }
 
+TEST_CASE("only the subcommands that search start again for huge pages") {
+  CHECK(SearchesWithHugePages("check"));
+  CHECK(SearchesWithHugePages("bench"));
+  CHECK(SearchesWithHugePages("conform"));
+  for (const char* other :
+       {"list", "init", "export", "man-page", "--help", "--version", ""}) {
+    CHECK_FALSE(SearchesWithHugePages(other));
+  }
+}
+
 }  // namespace
 }  // namespace oc
