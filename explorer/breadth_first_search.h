@@ -155,9 +155,14 @@ struct Hit {
 // An allocator whose vectors leave the elements a resize adds as they
 // find them, for buffers of plain numbers that are written right after:
 // a chunk grows its buffers by a few elements per state, and zeroing
-// them first was a call to memset each time.
+// them first was a call to memset each time. Its blocks are whole cache
+// lines: chunks next to each other are filled by different threads at
+// once, and two buffers sharing a line would pass it back and forth
+// between the cores at every write (a chunk's action counts, written at
+// every successor, could share a line with another chunk's).
 template <class T>
 struct UninitializedAllocator : std::allocator<T> {
+  static constexpr std::size_t kLine = 64;
   template <class U>
   struct rebind {
     using other = UninitializedAllocator<U>;
@@ -165,6 +170,13 @@ struct UninitializedAllocator : std::allocator<T> {
   UninitializedAllocator() = default;
   template <class U>
   UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = (n * sizeof(T) + kLine - 1) / kLine * kLine;
+    return static_cast<T*>(::operator new (bytes, std::align_val_t{kLine}));
+  }
+  void deallocate(T* p, std::size_t) noexcept {
+    ::operator delete (p, std::align_val_t{kLine});
+  }
   template <class U>
   void construct(U* p) noexcept {
     ::new (static_cast<void*>(p)) U;
@@ -184,15 +196,17 @@ struct alignas(64) Chunk {
   Buffer<std::uint64_t> hashes;
   Buffer<std::uint32_t> parents;
   Buffer<std::uint32_t> successor_index;
-  std::vector<std::uint8_t> fresh;  // 1: first of a new state
-  std::vector<std::uint32_t> ids;   // committed id of a fresh candidate
+  // 1: first of a new state (set by the chunk's own thread, from the
+  // store's list of each shard's fresh candidates).
+  Buffer<std::uint8_t> fresh;
+  Buffer<std::uint32_t> ids;  // committed id of a fresh candidate
   // Each candidate's shard, and the candidates by shard (in order within
   // one): shard s's are by_shard[shard_begin[s] .. shard_begin[s + 1]).
   Buffer<std::uint8_t> shard_of;
   Buffer<std::uint32_t> by_shard;
   std::array<std::uint32_t, VisitedStore::kShards + 1> shard_begin{};
   std::vector<Hit> hits;
-  std::vector<std::uint64_t> action_counts;
+  Buffer<std::uint64_t> action_counts;
   std::uint64_t transitions = 0, terminal = 0, dead_ends = 0, states = 0;
   bool depth_limited = false;
   std::size_t accounted = 0;  // Bytes() as last added to the search's count
@@ -517,6 +531,8 @@ Exploration<M> detail::Search(
   std::vector<Chunk> chunks;
   // The keys of the states a batch stores, by id from the first it stores.
   std::vector<const std::uint8_t*> new_keys;
+  // Where each chunk's fresh candidates begin in each shard's list.
+  Buffer<std::uint32_t> fresh_begin;
   // The graph ExploreRecording records (graph_recording.h); none when it
   // was not asked for, or was given up.
   std::optional<detail::GraphRecording<M, Keying>> recording;
@@ -843,7 +859,6 @@ Exploration<M> detail::Search(
           account();
         }
         chunk.SortByShard();
-        chunk.fresh.assign(chunk.hashes.size(), 0);
         chunk.ids.assign(chunk.hashes.size(), VisitedStore::kNoId);
         using_successors = false;
         account();
@@ -871,20 +886,34 @@ Exploration<M> detail::Search(
         break;
       }
       peak = std::max(peak, deduplicating);
+      // Where each chunk's fresh candidates begin in each shard's list
+      // (store.Fresh): shard s's entries for chunk c are
+      // [fresh_begin[s * stride + c], fresh_begin[s * stride + c + 1]).
+      // Each shard's row in cache lines of its own.
+      const std::size_t stride = (n_chunks + 1 + 15) / 16 * 16;
+      fresh_begin.assign(VisitedStore::kShards * stride, 0);
       pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
         store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
           Chunk& chunk = chunks[c];
           return VisitedStore::Candidates{
-              chunk.OfShard(s), chunk.keys.data(), chunk.hashes.data(),
-              chunk.fresh.data(), recording ? chunk.ids.data() : nullptr};
+              chunk.OfShard(s), chunk.keys.data(), chunk.hashes.data(), nullptr,
+              recording ? chunk.ids.data() : nullptr};
         });
+        std::uint32_t* begin = fresh_begin.data() + s * stride;
+        for (const VisitedStore::Pending& p : store.Fresh(s)) {
+          ++begin[p.chunk + 1];
+        }
+        for (std::size_t c = 0; c < n_chunks; ++c) begin[c + 1] += begin[c];
       });
 
       // 3. Commit: ids in serial order, then copies and checks.
       std::vector<std::size_t> first_id(n_chunks + 1, store.size());
       for (std::size_t c = 0; c < n_chunks; ++c) {
         std::size_t fresh = 0;
-        for (std::uint8_t f : chunks[c].fresh) fresh += f;
+        for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+          fresh +=
+              fresh_begin[s * stride + c + 1] - fresh_begin[s * stride + c];
+        }
         first_id[c + 1] = first_id[c] + fresh;
       }
       std::size_t end_id = first_id[n_chunks];
@@ -914,6 +943,14 @@ Exploration<M> detail::Search(
           peak, held_bytes() + held + new_keys.capacity() * sizeof(void*));
       pool.ForEach(n_chunks, [&](int, std::size_t c) {
         Chunk& chunk = chunks[c];
+        chunk.fresh.assign(chunk.hashes.size(), 0);
+        for (std::size_t s = 0; s < VisitedStore::kShards; ++s) {
+          const auto fresh = store.Fresh(s);
+          for (std::size_t i = fresh_begin[s * stride + c];
+               i < fresh_begin[s * stride + c + 1]; ++i) {
+            chunk.fresh[fresh[i].candidate] = 1;
+          }
+        }
         std::size_t id = first_id[c];
         for (std::size_t k = 0; k < chunk.fresh.size(); ++k) {
           if (!chunk.fresh[k]) continue;

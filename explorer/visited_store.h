@@ -255,9 +255,9 @@ class VisitedStore {
   }
 
   // One chunk's candidates for a shard: their indices (in order), and the
-  // chunk's keys, hashes and fresh marks, indexed by candidate; and, when
-  // not null, where to write the id each candidate that is not fresh was
-  // found under (see Deduplicate).
+  // chunk's keys, hashes and (when not null) fresh marks, indexed by
+  // candidate; and, when not null, where to write the id each candidate
+  // that is not fresh was found under (see Deduplicate).
   struct Candidates {
     std::span<const std::uint32_t> indices;
     const std::uint8_t* keys;
@@ -268,7 +268,11 @@ class VisitedStore {
 
   // Looks up `incoming` candidates of shard `shard`, from chunks 0 ..
   // chunks - 1 in order (`candidates(c)`), marking each candidate whose key
-  // is neither stored nor held by an earlier candidate as fresh. With
+  // is neither stored nor held by an earlier candidate as fresh, and
+  // listing it in Fresh(shard). (A search whose threads deduplicate
+  // different shards at once leaves the marks to each chunk's own thread,
+  // from the lists: marks written from every shard would share cache
+  // lines between the threads.) With
   // `found`, a candidate that is not fresh gets the id of its key; when an
   // earlier candidate of this call holds that key, the id is provisional
   // (IsProvisional), and FreshCandidate names that earlier candidate until
@@ -324,7 +328,7 @@ class VisitedStore {
           },
           &slot);
       if (fresh) {
-        in.fresh[k] = 1;
+        if (in.fresh != nullptr) in.fresh[k] = 1;
         pending.push_back(
             Pending{static_cast<std::uint32_t>(at.chunk()), k, slot, key});
       } else if (in.found != nullptr) {
@@ -391,6 +395,19 @@ class VisitedStore {
         WriteIndex(records_.at(first + i) + index_at, half, index_bytes_[side]);
       }
     });
+  }
+
+  // A candidate the last Deduplicate of a shard found fresh, and where its
+  // entry sits.
+  struct Pending {
+    std::uint32_t chunk, candidate;
+    IdTable::Slot slot;
+    const std::uint8_t* key;
+  };
+  // The candidates the last Deduplicate of `shard` found fresh, in the
+  // order it met them (so by chunk, then by candidate).
+  std::span<const Pending> Fresh(std::size_t shard) const {
+    return shards_[shard].pending;
   }
 
   // Gives the shard's fresh entries of the last Deduplicate their ids:
@@ -486,11 +503,6 @@ class VisitedStore {
     const auto id = table.FirstMatch(hash);
     if (id && *id < size()) PrefetchLine(records_.at(*id));
   }
-  struct Pending {
-    std::uint32_t chunk, candidate;
-    IdTable::Slot slot;
-    const std::uint8_t* key;
-  };
   // A place in the candidates of chunks 0 .. chunks - 1, taken in order
   // (`of(c)` gives chunk c's), passing over empty lists.
   template <class CandidatesOf>
