@@ -8,6 +8,13 @@
 // callers write results indexed by i, so what they compute does not depend
 // on it.
 //
+// Each thread starts on a share of its own, the same for the same n in
+// every loop: thread w takes i from [w n / size(), (w + 1) n / size()) in
+// order, and only when that is done takes what is left of the others'.
+// A search's loops over the visited store's shards thus find each shard's
+// table in the cache of the core that used it last: a cache line taken
+// from another core's cache costs hundreds of nanoseconds here.
+//
 // A search runs thousands of loops a second, with a few microseconds of
 // serial work between them. A thread that waits for the next loop, or the
 // caller for the last call of one, therefore first waits busily for a
@@ -31,7 +38,8 @@ namespace oc::explorer {
 class WorkerPool {
  public:
   // REQUIRES: threads >= 1.
-  explicit WorkerPool(int threads) {
+  explicit WorkerPool(int threads)
+      : shares_(static_cast<std::size_t>(threads)) {
     for (int t = 1; t < threads; ++t) {
       workers_.emplace_back([this, t] { Work(t); });
     }
@@ -56,8 +64,11 @@ class WorkerPool {
       return;
     }
     job_ = &f;
-    count_ = n;
-    next_.store(0, std::memory_order_relaxed);
+    const std::size_t threads = workers_.size() + 1;
+    for (std::size_t w = 0; w < threads; ++w) {
+      shares_[w].next.store(w * n / threads, std::memory_order_relaxed);
+      shares_[w].end = (w + 1) * n / threads;
+    }
     busy_.store(workers_.size(), std::memory_order_relaxed);
     {
       // Under the lock, so that a worker about to sleep either sees the
@@ -66,7 +77,7 @@ class WorkerPool {
       generation_.fetch_add(1, std::memory_order_release);
     }
     if (sleeping_.load(std::memory_order_relaxed) > 0) wake_.notify_all();
-    Run(f, n, 0);
+    Run(f, 0);
     for (int spin = 0; spin < kSpins; ++spin) {
       if (busy_.load(std::memory_order_acquire) == 0) return;
       Pause();
@@ -87,10 +98,15 @@ class WorkerPool {
 #endif
   }
 
-  void Run(const std::function<void(int, std::size_t)>& f, std::size_t n,
-           int worker) {
-    for (std::size_t i = next_.fetch_add(1); i < n; i = next_.fetch_add(1)) {
-      f(worker, i);
+  // Runs the calls of worker's share, then those left of the others'.
+  void Run(const std::function<void(int, std::size_t)>& f, int worker) {
+    const std::size_t threads = workers_.size() + 1;
+    for (std::size_t k = 0; k < threads; ++k) {
+      Share& share = shares_[(static_cast<std::size_t>(worker) + k) % threads];
+      for (std::size_t i = share.next.fetch_add(1); i < share.end;
+           i = share.next.fetch_add(1)) {
+        f(worker, i);
+      }
     }
   }
 
@@ -113,7 +129,7 @@ class WorkerPool {
       }
       seen = generation_.load(std::memory_order_acquire);
       if (closing_) return;
-      Run(*job_, count_, worker);
+      Run(*job_, worker);
       if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard lock(mutex_);
         done_.notify_one();
@@ -125,12 +141,16 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(int, std::size_t)>* job_ = nullptr;
-  std::size_t count_ = 0;
   std::atomic<std::size_t> busy_{0};
   std::atomic<int> sleeping_{0};
   std::atomic<std::uint64_t> generation_{0};
   bool closing_ = false;
-  std::atomic<std::size_t> next_{0};
+  // Each thread's share of the loop: the next i to take, and its end.
+  struct alignas(64) Share {
+    std::atomic<std::size_t> next{0};
+    std::size_t end = 0;
+  };
+  std::vector<Share> shares_;  // by worker
 };
 
 }  // namespace oc::explorer
