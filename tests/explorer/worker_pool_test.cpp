@@ -1,7 +1,7 @@
 // The pool's loops: every index run exactly once, on a worker number below
 // size(), for loops that follow one another at once (the workers still
-// waiting busily) and after a pause (the workers asleep), and a pool
-// destroyed in either state.
+// waiting busily) and after a pause (the workers asleep); each thread
+// starting on its own share; and a pool destroyed in either state.
 
 #include "explorer/worker_pool.h"
 
@@ -63,6 +63,30 @@ TEST_CASE("the workers share a loop") {
     }
   });
   CHECK(mask.load() == 3);
+}
+
+TEST_CASE("each thread starts on its own share, in order") {
+  // Worker w takes from [w n / 3, (w + 1) n / 3) first, in increasing
+  // order, and takes from other shares only after its own is used up (the
+  // others may have taken part of it first, or all of it before it woke).
+  WorkerPool pool(3);
+  constexpr std::size_t kN = 300;
+  for (int loop = 0; loop < 200; ++loop) {
+    std::vector<std::vector<std::size_t>> taken(3);
+    pool.ForEach(kN, [&](int worker, std::size_t i) {
+      taken[static_cast<std::size_t>(worker)].push_back(i);
+    });
+    for (std::size_t w = 0; w < 3; ++w) {
+      CAPTURE(w);
+      const std::size_t begin = w * kN / 3, end = (w + 1) * kN / 3;
+      auto own = [&](std::size_t i) { return i >= begin && i < end; };
+      std::size_t k = 0;
+      for (; k < taken[w].size() && own(taken[w][k]); ++k) {
+        if (k > 0) REQUIRE(taken[w][k - 1] < taken[w][k]);
+      }
+      for (; k < taken[w].size(); ++k) REQUIRE_FALSE(own(taken[w][k]));
+    }
+  }
 }
 
 TEST_CASE("a pool is destroyed with its workers waiting or asleep") {
