@@ -18,6 +18,14 @@
 #               bytes per stored state by that search's own peak resident
 #               memory (the target is at most 16 on the largest);
 #   2t_s        the same on two threads, and 1t_s / 2t_s (the speed-up);
+#   cpu0_s, cpu1_s  the one-thread search again, held to processor 0 and
+#               then to processor 1 (taskset), and `ceil`: the speed-up two
+#               threads would have if each ran as fast as one thread alone
+#               on its processor, 1t_s * (1 / cpu0_s + 1 / cpu1_s). A
+#               virtual machine's processors need not be equally fast: a
+#               host that runs other work beside one of them slows it, and
+#               two threads can then not reach twice one thread's speed.
+#               ("-" without taskset or a second processor.)
 #   sym_s       with symmetry reduction on two threads, and spin_s / sym_s;
 #   por         states stored with symmetry and partial-order reduction
 #               (two threads);
@@ -74,10 +82,14 @@ div() {
 }
 
 row() {
-  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s %6s | %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
+  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s %6s | %7s %5s | %7s %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
 }
 row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin 1t_B/st \
-  2t_s x_1t sym_s x_spin por spin_por /noreduce /spin_por
+  2t_s x_1t cpu0_s cpu1_s ceil sym_s x_spin por spin_por /noreduce /spin_por
+pinned=no
+if command -v taskset >/dev/null 2>&1 && taskset -c 1 true 2>/dev/null; then
+  pinned=yes
+fi
 status=0
 for file in "$@"; do
   name=$(basename "$file" .toml)
@@ -100,6 +112,21 @@ for file in "$@"; do
   "$checker" bench "$file" --json --symmetry on --partial-order on \
     --threads 2 >>"$dir/ours.json" 2>>"$dir/ours.log" || true
   por_stored=$(field 5 partial_order_stored_states)
+  cpu0_s=
+  cpu1_s=
+  if [ "$pinned" = yes ]; then
+    for cpu in 0 1; do
+      taskset -c "$cpu" "$checker" bench "$file" --json --symmetry off \
+        --threads 1 >>"$dir/ours.json" 2>>"$dir/ours.log" || true
+    done
+    cpu0_s=$(field 6 seconds)
+    cpu1_s=$(field 7 seconds)
+  fi
+  ceil=-
+  if [ -n "$cpu0_s" ] && [ -n "$cpu1_s" ] && [ -n "$one_s" ]; then
+    ceil=$(awk -v a="$one_s" -v b="$cpu0_s" -v c="$cpu1_s" \
+      'BEGIN { if (b + 0 == 0 || c + 0 == 0) print "-"; else printf "%.2f\n", a / b + a / c }')
+  fi
 
   # SPIN: export, generate and compile pan (not timed), run it.
   spin_states=
@@ -114,6 +141,7 @@ for file in "$@"; do
     spin_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan.log")
     spin_s=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' "$dir/pan.log")
     # The same model with SPIN's own partial-order reduction.
+    # shellcheck disable=SC2086  # pan_flags is a list of flags
     (cd "$dir" && cc -O2 -w -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan_por \
       pan.c >cc_por.log 2>&1 && ./pan_por $pan_flags >pan_por.log 2>&1) || true
     spin_por=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan_por.log")
@@ -136,6 +164,7 @@ for file in "$@"; do
     "$(div "${spin_s:-0}" "${one_s:-0}" '%.2f')" \
     "$(div "${one_peak:-0}" "${our_states:-0}" '%.1f')" \
     "${two_s:--}" "$(div "${one_s:-0}" "${two_s:-0}" '%.2f')" \
+    "${cpu0_s:--}" "${cpu1_s:--}" "$ceil" \
     "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')" \
     "${por_stored:--}" "${spin_por:--}" \
     "$(div "${spin_states:-0}" "${por_stored:-0}" '%.1f')" \
