@@ -16,15 +16,22 @@
 #   1t_s        our unreduced search on one thread, its states per second,
 #               and spin_s / 1t_s (above 1: we are faster), and the
 #               bytes per stored state by that search's own peak resident
-#               memory (the target is at most 16 on the largest);
-#   2t_s        the same on two threads, and 1t_s / 2t_s (the speed-up);
-#   cpu0_s, cpu1_s  the one-thread search again, held to processor 0 and
-#               then to processor 1 (taskset), and `ceil`: the speed-up two
-#               threads would have if each ran as fast as one thread alone
-#               on its processor, 1t_s * (1 / cpu0_s + 1 / cpu1_s). A
-#               virtual machine's processors need not be equally fast: a
-#               host that runs other work beside one of them slows it, and
-#               two threads can then not reach twice one thread's speed.
+#               memory (the target is at most 16 on the largest). Where
+#               taskset can hold a program to one processor, pan and this
+#               search are both held to the same one (SPIN_COMPARE_CPU,
+#               default 1): a virtual machine's processors need not be
+#               equally fast (a host that runs other work beside one of
+#               them slows it), and each tool left to the scheduler could
+#               land on either;
+#   2t_s        our unreduced search on two threads, and the speed-up:
+#               the one-thread search's seconds, left to the scheduler,
+#               over these;
+#   cpu0_s, cpu1_s  the one-thread search held to processor 0 and to
+#               processor 1, and `ceil`: the speed-up two threads would
+#               have if each ran as fast as one thread alone on its
+#               processor, 1t * (1 / cpu0_s + 1 / cpu1_s) with 1t the
+#               search left to the scheduler. When one processor is
+#               slower, two threads cannot reach twice one thread's speed.
 #               ("-" without taskset or a second processor.)
 #   sym_s       with symmetry reduction on two threads, and spin_s / sym_s;
 #   por         states stored with symmetry and partial-order reduction
@@ -40,6 +47,8 @@
 #   OUTBOX_CHECK    the checker (default: build/outbox-check beside this
 #                   script's folder)
 #   SPIN_MEMLIM     pan's memory limit in MB (-DMEMLIM; default 16384)
+#   SPIN_COMPARE_CPU  the processor pan and our one-thread search are
+#                   held to, when taskset can (default 1: the second)
 #   PAN_FLAGS       pan's run flags (default: -m10000000 -w24 -A: a depth
 #                   limit far above any search here, a 2^24-slot hash table,
 #                   assertions ignored so a violation does not stop it)
@@ -86,9 +95,15 @@ row() {
 }
 row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin 1t_B/st \
   2t_s x_1t cpu0_s cpu1_s ceil sym_s x_spin por spin_por /noreduce /spin_por
+# Whether taskset can hold a program to processor 0, to processor 1 and to
+# the one both tools share (`on`: the command prefix that does it).
+cpu=${SPIN_COMPARE_CPU:-1}
 pinned=no
-if command -v taskset >/dev/null 2>&1 && taskset -c 1 true 2>/dev/null; then
+on=
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null &&
+  taskset -c 1 true 2>/dev/null && taskset -c "$cpu" true 2>/dev/null; then
   pinned=yes
+  on="taskset -c $cpu"
 fi
 status=0
 for file in "$@"; do
@@ -105,7 +120,7 @@ for file in "$@"; do
       sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\).*/\1/p"
   }
   our_states=$(field 1 states)
-  one_s=$(field 1 seconds)
+  free_s=$(field 1 seconds)  # one thread, left to the scheduler
   one_peak=$(field 1 peak_resident_bytes)
   two_s=$(field 2 seconds)
   sym_s=$(field 4 seconds)
@@ -114,17 +129,25 @@ for file in "$@"; do
   por_stored=$(field 5 partial_order_stored_states)
   cpu0_s=
   cpu1_s=
+  one_s=$free_s
   if [ "$pinned" = yes ]; then
-    for cpu in 0 1; do
-      taskset -c "$cpu" "$checker" bench "$file" --json --symmetry off \
-        --threads 1 >>"$dir/ours.json" 2>>"$dir/ours.log" || true
-    done
-    cpu0_s=$(field 6 seconds)
-    cpu1_s=$(field 7 seconds)
+    # pinned_s CPU: the one-thread search's seconds, held to CPU.
+    pinned_s() {
+      taskset -c "$1" "$checker" bench "$file" --json --symmetry off \
+        --threads 1 2>>"$dir/ours.log" |
+        sed -n 's/.*"seconds": \([0-9.e+-]*\).*/\1/p'
+    }
+    cpu0_s=$(pinned_s 0)
+    cpu1_s=$(pinned_s 1)
+    case "$cpu" in
+      0) one_s=$cpu0_s ;;
+      1) one_s=$cpu1_s ;;
+      *) one_s=$(pinned_s "$cpu") ;;
+    esac
   fi
   ceil=-
-  if [ -n "$cpu0_s" ] && [ -n "$cpu1_s" ] && [ -n "$one_s" ]; then
-    ceil=$(awk -v a="$one_s" -v b="$cpu0_s" -v c="$cpu1_s" \
+  if [ -n "$cpu0_s" ] && [ -n "$cpu1_s" ] && [ -n "$free_s" ]; then
+    ceil=$(awk -v a="$free_s" -v b="$cpu0_s" -v c="$cpu1_s" \
       'BEGIN { if (b + 0 == 0 || c + 0 == 0) print "-"; else printf "%.2f\n", a / b + a / c }')
   fi
 
@@ -136,8 +159,8 @@ for file in "$@"; do
     (cd "$dir" && spin -o2 -a model.pml >spin.log 2>&1 &&
       cc -O2 -w -DNOREDUCE -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan pan.c \
         >cc.log 2>&1); then
-    # shellcheck disable=SC2086  # pan_flags is a list of flags
-    (cd "$dir" && ./pan $pan_flags >pan.log 2>&1) || true
+    # shellcheck disable=SC2086  # on and pan_flags are lists of words
+    (cd "$dir" && $on ./pan $pan_flags >pan.log 2>&1) || true
     spin_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan.log")
     spin_s=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' "$dir/pan.log")
     # The same model with SPIN's own partial-order reduction.
@@ -163,7 +186,7 @@ for file in "$@"; do
     "${one_s:--}" "$(div "${our_states:-0}" "${one_s:-0}" '%.0f')" \
     "$(div "${spin_s:-0}" "${one_s:-0}" '%.2f')" \
     "$(div "${one_peak:-0}" "${our_states:-0}" '%.1f')" \
-    "${two_s:--}" "$(div "${one_s:-0}" "${two_s:-0}" '%.2f')" \
+    "${two_s:--}" "$(div "${free_s:-0}" "${two_s:-0}" '%.2f')" \
     "${cpu0_s:--}" "${cpu1_s:--}" "$ceil" \
     "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')" \
     "${por_stored:--}" "${spin_por:--}" \
