@@ -18,6 +18,7 @@
 #ifndef OUTBOX_CHECK_MODEL_STATE_H_
 #define OUTBOX_CHECK_MODEL_STATE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -172,9 +173,9 @@ struct GroupPartitionCells {
 // The cells live inside the State, in vectors of fixed capacity (the
 // Config limits), so that copying a State never allocates: successor
 // generation copies a state once per action. A copy moves the bytes of
-// the cells in use, rounded up to whole blocks of 16 bytes, without a
-// call; bytes past the size hold whatever they held (no one reads them as
-// cells).
+// the cells in use, rounded up to whole blocks of 16 bytes and at least
+// the first two blocks, without a call; bytes past the size hold whatever
+// they held (no one reads them as cells).
 template <class T, int N>
 class FixedCells {
   static_assert(std::is_trivially_copyable_v<T>, "plain cells only");
@@ -253,6 +254,8 @@ class FixedCells {
   using Size = std::conditional_t<(N < 256), std::uint8_t, std::uint16_t>;
   static constexpr std::size_t kBlock = 16;
   static constexpr std::size_t kBytes = sizeof(T) * N;
+  static constexpr std::size_t kFirst =
+      std::min(kBytes / kBlock, std::size_t{2}) * kBlock;
 
   static void CheckRoom(std::size_t n) {
     if (n > N) std::abort();  // the Config limits are checked on load
@@ -261,7 +264,10 @@ class FixedCells {
     const std::size_t used = size_ * sizeof(T);
     unsigned char* to = bytes_;
     const unsigned char* from = other.bytes_;
-    std::size_t i = 0;
+    // The first blocks unconditionally: in most configurations they hold
+    // every cell in use, and the copy then takes no branch.
+    std::memcpy(to, from, kFirst);
+    std::size_t i = kFirst;
     for (; i + kBlock <= kBytes && i < used; i += kBlock) {
       std::memcpy(to + i, from + i, kBlock);
     }
