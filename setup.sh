@@ -3,7 +3,9 @@
 # outbox-check into ./build. Safe to run again: it installs nothing that is
 # already there and rebuilds only what changed.
 #
-#   ./setup.sh            what checking scenarios needs, then the build
+#   ./setup.sh            what checking scenarios needs, then the build,
+#                         compiled with the profile of an instrumented
+#                         build (./build-profile) searching the benchmarks
 #   ./setup.sh --tests    also the tools the tests use, the sanitizer and
 #                         fuzzing build (./build-sanitize, clang), and then
 #                         runs every test: the suite in ./build, and the
@@ -43,7 +45,31 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+if $tests; then
+  # The tests' build, without profile feedback: it would add four minutes
+  # to every CI run and changes only how fast a search runs.
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DOC_PROFILE_USE= >/dev/null
+else
+  # Profile feedback (docs/PERFORMANCE.md): an instrumented build in
+  # ./build-profile searches benchmarks on one thread and writes how often
+  # each branch and call ran; ./build is compiled with those counts.
+  counts=$PWD/build-profile/counts
+  cmake -S . -B build-profile -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DOC_PROFILE_GENERATE="$counts" >/dev/null
+  cmake --build build-profile --target outbox-check
+  rm -rf "$counts"
+  echo "setup: searching the benchmarks to take the profile"
+  bench=(build-profile/outbox-check bench --threads 1 --symmetry "off,on")
+  "${bench[@]}" scenarios/bench/{2-medium,3-large,7-mixed-faults}.toml >/dev/null
+  # The larger ones as far as 400,000 states, which meets their hot
+  # paths (a search stopped by the limit exits with 3).
+  "${bench[@]}" --max-states 400000 \
+    scenarios/bench/{6-accounts,8-unbounded,9-partitioned}.toml >/dev/null ||
+    [ $? -eq 3 ]
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DOC_PROFILE_USE="$counts" >/dev/null
+fi
 cmake --build build
 $tests || exit 0
 
