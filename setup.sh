@@ -60,13 +60,16 @@ else
   cmake --build build-profile --target outbox-check
   rm -rf "$counts"
   echo "setup: searching the benchmarks to take the profile"
-  bench=(build-profile/outbox-check bench --threads 1 --symmetry "off,on")
-  "${bench[@]}" scenarios/bench/{2-medium,3-large,7-mixed-faults}.toml >/dev/null
+  # (The files first: --symmetry would take them as more settings.)
+  settings=(--threads 1 --symmetry "off,on")
+  build-profile/outbox-check bench \
+    scenarios/bench/{2-medium,3-large,7-mixed-faults}.toml \
+    "${settings[@]}" >/dev/null
   # The larger ones as far as 400,000 states, which meets their hot
   # paths (a search stopped by the limit exits with 3).
-  "${bench[@]}" --max-states 400000 \
-    scenarios/bench/{6-accounts,8-unbounded,9-partitioned}.toml >/dev/null ||
-    [ $? -eq 3 ]
+  build-profile/outbox-check bench \
+    scenarios/bench/{6-accounts,8-unbounded,9-partitioned}.toml \
+    "${settings[@]}" --max-states 400000 >/dev/null || [ $? -eq 3 ]
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DOC_PROFILE_USE="$counts" >/dev/null
 fi
