@@ -5,22 +5,24 @@
 #include <string>
 #include <string_view>
 
+// Whether the allocator is glibc's, whose tunables and mallopt apply.
 #if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
 #include <unistd.h>
-#define OC_HUGE_PAGES_RESTART 1
+#define OC_GLIBC_MALLOC 1
 #else
-#define OC_HUGE_PAGES_RESTART 0
+#define OC_GLIBC_MALLOC 0
 #endif
 
 // A sanitizer's allocator replaces glibc's and ignores its tunables.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#undef OC_HUGE_PAGES_RESTART
-#define OC_HUGE_PAGES_RESTART 0
+#undef OC_GLIBC_MALLOC
+#define OC_GLIBC_MALLOC 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
     __has_feature(memory_sanitizer)
-#undef OC_HUGE_PAGES_RESTART
-#define OC_HUGE_PAGES_RESTART 0
+#undef OC_GLIBC_MALLOC
+#define OC_GLIBC_MALLOC 0
 #endif
 #endif
 
@@ -59,7 +61,7 @@ bool SearchesWithHugePages(std::string_view subcommand) {
 }
 
 void RestartWithHugePages(char** argv) {
-#if OC_HUGE_PAGES_RESTART
+#if OC_GLIBC_MALLOC
   char setting[128] = {};
   const char* kernel_setting = nullptr;
   if (std::FILE* f =
@@ -90,6 +92,14 @@ void RestartWithHugePages(char** argv) {
   }
 #else
   (void)argv;
+#endif
+}
+
+bool AllocateFromOneArena() {
+#if OC_GLIBC_MALLOC
+  return mallopt(M_ARENA_MAX, 1) == 1;
+#else
+  return false;
 #endif
 }
 

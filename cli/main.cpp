@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
   // cli/huge_pages.h; returns if it did not start the program again.
   if (argc > 1 && oc::SearchesWithHugePages(argv[1])) {
     oc::RestartWithHugePages(argv);
+    oc::AllocateFromOneArena();
   }
   CLI::App app{
       "outbox-check: an explicit-state model checker for the transactional "

@@ -5,6 +5,17 @@
 
 #include <doctest/doctest.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+#endif
+
 namespace oc {
 namespace {
 
@@ -38,6 +49,39 @@ TEST_CASE("only the subcommands that search start again for huge pages") {
     CHECK_FALSE(SearchesWithHugePages(other));
   }
 }
+
+#if defined(__GLIBC__)
+// How many arenas glibc's allocator has, from the heaps malloc_info lists.
+int Arenas() {
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  REQUIRE(out != nullptr);
+  malloc_info(0, out);
+  std::fclose(out);
+  const std::string info(text, size);
+  std::free(text);
+  int arenas = 0;
+  for (std::size_t at = info.find("<heap nr="); at != std::string::npos;
+       at = info.find("<heap nr=", at + 1)) {
+    ++arenas;
+  }
+  return arenas;
+}
+
+TEST_CASE("a second thread allocates from the first thread's arena") {
+  if (!AllocateFromOneArena()) {
+    MESSAGE("the allocator is not glibc's own here: nothing to check");
+    return;
+  }
+  // Small blocks, which glibc serves from an arena rather than mapping.
+  std::thread([] {
+    std::vector<std::unique_ptr<char[]>> blocks;
+    for (int i = 0; i < 64; ++i) blocks.emplace_back(new char[512]);
+  }).join();
+  CHECK(Arenas() == 1);
+}
+#endif
 
 }  // namespace
 }  // namespace oc
