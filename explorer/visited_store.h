@@ -370,8 +370,8 @@ class VisitedStore {
   template <class Run>
   void SetMany(std::uint32_t first,
                const std::vector<const std::uint8_t*>& keys, Run run) {
+    constexpr std::size_t kRun = 4096;
     if (!split_) {
-      constexpr std::size_t kRun = 4096;
       run((keys.size() + kRun - 1) / kRun, [&](std::size_t j) {
         const std::size_t end = std::min(keys.size(), (j + 1) * kRun);
         for (std::size_t i = j * kRun; i < end; ++i) {
@@ -380,21 +380,49 @@ class VisitedStore {
       });
       return;
     }
-    // Each side's table of halves is filled in id order by one thread; the
-    // two write different bytes of each record.
+    // The keys are taken in runs of kRun, several runs at once: each
+    // half is looked up in its side's table, which nothing changes
+    // meanwhile, and its index written. A half the table does not hold
+    // yet is left to a serial pass that adds those halves in id order,
+    // so that the halves are numbered as if one thread had added every
+    // key in turn. (Runs are a few thousand keys; a search's keys hold few
+    // new halves: bench-4-xlarge's ten million have about 51,000.)
     // A state's successors, stored one after another, often share a half:
     // the last half's index is kept, and the table asked only for another.
-    run(2, [&](std::size_t side) {
-      const std::size_t at = side == 0 ? 0 : part_[0];
-      const std::size_t index_at = side == 0 ? 0 : index_bytes_[0];
-      std::uint32_t half = 0;
-      for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (i == 0 || !SameBytes(keys[i] + at, keys[i - 1] + at, part_[side])) {
-          half = halves_[side]->InsertOne(keys[i] + at).first;
+    const std::size_t runs = (keys.size() + kRun - 1) / kRun;
+    if (missing_.size() < runs) missing_.resize(runs);
+    run(runs, [&](std::size_t j) {
+      std::vector<std::uint32_t>& missing = missing_[j];
+      missing.clear();
+      const std::size_t begin = j * kRun;
+      const std::size_t end = std::min(keys.size(), begin + kRun);
+      std::array<std::uint32_t, 2> half{};
+      std::array<bool, 2> held{};  // whether half[side] is the last key's
+      for (std::size_t i = begin; i < end; ++i) {
+        std::uint8_t* record = records_.at(first + i);
+        for (std::size_t side = 0; side < 2; ++side) {
+          const std::size_t at = side == 0 ? 0 : part_[0];
+          const std::uint8_t* bytes = keys[i] + at;
+          if (!held[side] || !SameBytes(bytes, keys[i - 1] + at, part_[side])) {
+            const std::optional<std::uint32_t> found =
+                halves_[side]->Find(bytes, HashBytes(bytes, part_[side]));
+            held[side] = found.has_value();
+            if (found) half[side] = *found;
+          }
+          if (held[side]) {
+            WriteIndex(record + (side == 0 ? 0 : index_bytes_[0]), half[side],
+                       index_bytes_[side]);
+          } else {
+            missing.push_back(static_cast<std::uint32_t>(2 * i + side));
+          }
         }
-        WriteIndex(records_.at(first + i) + index_at, half, index_bytes_[side]);
       }
     });
+    for (std::size_t j = 0; j < runs; ++j) {
+      for (const std::uint32_t m : missing_[j]) {
+        SetHalf(m % 2, static_cast<std::uint32_t>(first + m / 2), keys[m / 2]);
+      }
+    }
   }
 
   // A candidate the last Deduplicate of a shard found fresh, and where its
@@ -661,6 +689,9 @@ class VisitedStore {
   std::array<std::size_t, 2> index_bytes_{};  // split: each index's bytes
   RecordBlocks records_;  // by id: the key, or (split) its two indices
   std::array<std::unique_ptr<VisitedStore>, 2> halves_;
+  // By run of SetMany: the halves (2 * key + side) it left to its serial
+  // pass; kept from call to call.
+  std::vector<std::vector<std::uint32_t>> missing_;
   // Each shard's index and its candidates pending in one cache line of its
   // own: threads deduplicating neighbouring shards at once write them.
   struct alignas(64) Shard {
