@@ -50,7 +50,7 @@ void RestartWithHugePages(char** argv);
 // too little at once for the kernel to back it with huge pages: on two
 // threads, bench-2-medium then took about 800 more page faults than on
 // one (some 17 us each on this project's machine, more than a tenth of
-// the search), and two-thread searches of the bench scenarios ran 3 to 6%
+// the search), and two-thread searches of the bench scenarios ran 1 to 6%
 // faster from one arena. A search's threads allocate only as their
 // buffers grow, in its first batches, so they seldom wait for the
 // arena's lock. Call in main before any thread starts. Returns whether
