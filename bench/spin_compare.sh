@@ -56,8 +56,9 @@
 #                   for (default 3): a scenario whose first search of the
 #                   four settings took s seconds has each of its timings
 #                   (our searches, pinned and not, and pan's) taken
-#                   min(5, max(1, SPIN_COMPARE_SECONDS / s)) times, and the
-#                   least of them kept, for both tools alike
+#                   min(5, max(1, SPIN_COMPARE_SECONDS / s)) times
+#                   (rounded down), and the least of them kept, for both
+#                   tools alike
 # Seconds are each tool's own figure of its search: ours from bench, pan's
 # "elapsed time"; both exclude start-up and, for SPIN, generating and
 # compiling pan.c. The machine's other load shows in both. On a virtual
