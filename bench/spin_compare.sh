@@ -134,10 +134,9 @@ for file in "$@"; do
       2>>"$dir/ours.log" || true
   }
   ours >"$dir/ours.json"
-  # field LINE KEY [FILE]: the value of KEY on line LINE of FILE (default
-  # ours.json).
+  # field LINE KEY: the value of KEY on line LINE of ours.json.
   field() {
-    sed -n "${1}p" "${3:-$dir/ours.json}" |
+    sed -n "${1}p" "$dir/ours.json" |
       sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\).*/\1/p"
   }
   # How many times each timing is taken (SPIN_COMPARE_SECONDS).
