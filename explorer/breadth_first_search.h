@@ -893,12 +893,15 @@ Exploration<M> detail::Search(
       const std::size_t stride = (n_chunks + 1 + 15) / 16 * 16;
       fresh_begin.assign(VisitedStore::kShards * stride, 0);
       pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
-        store.Deduplicate(s, per_shard[s], n_chunks, [&](std::size_t c) {
-          Chunk& chunk = chunks[c];
-          return VisitedStore::Candidates{
-              chunk.OfShard(s), chunk.keys.data(), chunk.hashes.data(), nullptr,
-              recording ? chunk.ids.data() : nullptr};
-        });
+        store.Deduplicate(
+            s, per_shard[s], n_chunks,
+            [&](std::size_t c) {
+              Chunk& chunk = chunks[c];
+              return VisitedStore::Candidates{
+                  chunk.OfShard(s), chunk.keys.data(), chunk.hashes.data(),
+                  nullptr, recording ? chunk.ids.data() : nullptr};
+            },
+            recording.has_value());
         std::uint32_t* begin = fresh_begin.data() + s * stride;
         for (const VisitedStore::Pending& p : store.Fresh(s)) {
           ++begin[p.chunk + 1];

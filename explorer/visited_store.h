@@ -224,6 +224,7 @@ class VisitedStore {
   static constexpr std::size_t kSlotAhead = 16;
   static constexpr std::size_t kKeyAhead = 8;
   static constexpr std::size_t kOwnAhead = 32;
+  static constexpr std::size_t kRing = 64;  // Deduplicate's, above kOwnAhead
   void PrefetchSlot(std::uint64_t hash) const {
     shards_[ShardOf(hash)].table.Prefetch(hash);
   }
@@ -277,9 +278,11 @@ class VisitedStore {
   // earlier candidate of this call holds that key, the id is provisional
   // (IsProvisional), and FreshCandidate names that earlier candidate until
   // the next Deduplicate.
+  // `marks`: whether any chunk asks for fresh marks or found ids (false:
+  // their pointers are null in every chunk).
   template <class CandidatesOf>
   void Deduplicate(std::size_t shard, std::size_t incoming, std::size_t chunks,
-                   CandidatesOf candidates) {
+                   CandidatesOf candidates, bool marks = true) {
     IdTable& table = shards_[shard].table;
     std::vector<Pending>& pending = shards_[shard].pending;
     pending.clear();
@@ -287,52 +290,77 @@ class VisitedStore {
     // In the table, the candidate pending[i] stands as id base + i.
     const auto base = static_cast<std::uint32_t>(size());
     table.ReserveIds(std::uint64_t{base} + incoming);
-    // The lookups run over the chunks' lists as one sequence, and so do
-    // the prefetches ahead of them: a chunk's list for one shard is short
-    // (a few dozen candidates), too short to prefetch within.
-    CandidateCursor<CandidatesOf> at(candidates, chunks);
-    CandidateCursor<CandidatesOf> slot_ahead(candidates, chunks);
-    CandidateCursor<CandidatesOf> key_ahead(candidates, chunks);
-    CandidateCursor<CandidatesOf> own_ahead(candidates, chunks);
-    slot_ahead.Skip(kSlotAhead);
-    key_ahead.Skip(kKeyAhead);
-    own_ahead.Skip(kOwnAhead);
-    for (; at.valid(); at.Next()) {
+    // The lookups run over the chunks' lists as one sequence: a chunk's
+    // list for one shard is short (a few dozen candidates), too short to
+    // prefetch within. One cursor walks the lists kOwnAhead candidates
+    // ahead of the lookups, asking for each candidate's hash and key, into
+    // a ring that the later prefetches and the lookups read by position;
+    // the hash is read kSlotAhead candidates ahead, for its slot.
+    struct Ahead {
+      const std::uint64_t* hash_at;
+      std::uint64_t hash;  // *hash_at, once read
+      const std::uint8_t* key;
+      std::uint32_t chunk, candidate;
+    };
+    static_assert(kRing > kOwnAhead && kOwnAhead > kSlotAhead &&
+                  kSlotAhead > kKeyAhead && (kRing & (kRing - 1)) == 0);
+    std::array<Ahead, kRing> ring;
+    CandidateCursor<CandidatesOf> lead(candidates, chunks);
+    std::size_t taken = 0;  // candidates put in the ring
+    auto take = [&] {
+      const Candidates& c = lead.candidates();
+      const std::uint32_t k = lead.candidate();
+      const std::uint8_t* key = c.keys + static_cast<std::size_t>(k) * width_;
+      PrefetchLine(c.hashes + k);
+      PrefetchLine(key);
+      ring[taken++ & (kRing - 1)] = Ahead{
+          c.hashes + k, 0, key, static_cast<std::uint32_t>(lead.chunk()), k};
+      lead.Next();
+    };
+    // Reads the hash of the candidate at `i`, and asks for its slot.
+    auto read_hash = [&](std::size_t i) {
+      Ahead& a = ring[i & (kRing - 1)];
+      a.hash = *a.hash_at;
+      table.Prefetch(a.hash);
+    };
+    while (lead.valid() && taken < kOwnAhead) take();
+    for (std::size_t i = 0; i < kSlotAhead && i < taken; ++i) read_hash(i);
+    // The chunk whose fresh marks and found ids are written, when asked.
+    Candidates out{};
+    std::size_t out_chunk = std::numeric_limits<std::size_t>::max();
+    for (std::size_t i = 0; i < taken; ++i) {
       // Hides the memory's latency (see kSlotAhead).
-      if (own_ahead.valid()) {
-        const Candidates& ahead = own_ahead.candidates();
-        const std::uint32_t k = own_ahead.candidate();
-        PrefetchLine(ahead.hashes + k);
-        PrefetchLine(ahead.keys + static_cast<std::size_t>(k) * width_);
-        own_ahead.Next();
+      if (lead.valid()) take();
+      if (i + kSlotAhead < taken) read_hash(i + kSlotAhead);
+      if (i + kKeyAhead < taken) {
+        PrefetchKeyIn(table, ring[(i + kKeyAhead) & (kRing - 1)].hash);
       }
-      if (slot_ahead.valid()) {
-        table.Prefetch(slot_ahead.hash());
-        slot_ahead.Next();
-      }
-      if (key_ahead.valid()) {
-        PrefetchKeyIn(table, key_ahead.hash());
-        key_ahead.Next();
-      }
-      const Candidates& in = at.candidates();
-      const std::uint32_t k = at.candidate();
-      const std::uint8_t* key = in.keys + static_cast<std::size_t>(k) * width_;
+      const Ahead& at = ring[i & (kRing - 1)];
+      const std::uint8_t* key = at.key;
       IdTable::Slot slot;
       const auto provisional =
           static_cast<std::uint32_t>(base + pending.size());
       const auto [found, fresh] = table.FindOrInsert(
-          in.hashes[k], provisional,
+          at.hash, provisional,
           [&](std::uint32_t id) {
             return id >= base ? SameBytes(pending[id - base].key, key, width_)
                               : Holds(id, key);
           },
           &slot);
       if (fresh) {
-        if (in.fresh != nullptr) in.fresh[k] = 1;
-        pending.push_back(
-            Pending{static_cast<std::uint32_t>(at.chunk()), k, slot, key});
-      } else if (in.found != nullptr) {
-        in.found[k] = found >= base ? kPending | (found - base) : found;
+        pending.push_back(Pending{at.chunk, at.candidate, slot, key});
+      }
+      if (marks) {
+        if (at.chunk != out_chunk) {
+          out_chunk = at.chunk;
+          out = candidates(out_chunk);
+        }
+        if (fresh) {
+          if (out.fresh != nullptr) out.fresh[at.candidate] = 1;
+        } else if (out.found != nullptr) {
+          out.found[at.candidate] =
+              found >= base ? kPending | (found - base) : found;
+        }
       }
     }
   }
