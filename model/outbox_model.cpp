@@ -359,7 +359,8 @@ void OutboxModel::ListCandidates() {
 
   // The gates: each is the first test Check makes of its action's kind
   // (for a consume on the bag, the copy waiting; the instance's being idle
-  // comes first in Check, but a copy waiting is rarer).
+  // comes first in Check, but a copy waiting is rarer), and a second test
+  // that Check makes too, where there is one that often fails.
   const State shape = InitialStates().front();
   const auto* base = reinterpret_cast<const std::uint8_t*>(&shape);
   const std::size_t events_n = config_.events.size();
@@ -369,8 +370,16 @@ void OutboxModel::ListCandidates() {
         reinterpret_cast<const std::uint8_t*>(&cell) - base);
   };
   auto equal = [&](const auto& cell, auto value) {
-    return Gate{place(cell), 1, static_cast<std::uint8_t>(value)};
+    return Test{place(cell), 1, static_cast<std::uint8_t>(value)};
   };
+  auto nonzero = [&](const auto& cell) { return Test{place(cell), 2, 0}; };
+  // Check refuses a claim of a published row in these styles (the others
+  // pick their row otherwise).
+  const bool claims_unpublished =
+      config_.relay_style == RelayStyle::kLeaseToken ||
+      config_.relay_style == RelayStyle::kRowLock ||
+      config_.relay_style == RelayStyle::kAgeSweeper;
+  const Budgets& budgets = shape.budgets;
   for (const Action& a : candidates_) {
     const auto instance = [&]() -> const InstanceCells& {
       return shape.instances[static_cast<std::size_t>(first_instance_[a.group] +
@@ -382,43 +391,78 @@ void OutboxModel::ListCandidates() {
     Gate gate;
     switch (a.kind) {
       case ActionKind::kClaim:
-        gate = equal(shape.relays[a.relay].phase, RelayPhase::kIdle);
+        gate.first = equal(shape.relays[a.relay].phase, RelayPhase::kIdle);
+        if (claims_unpublished) {
+          gate.second = equal(shape.events[a.event].published, 0);
+        }
         break;
       case ActionKind::kSend:
+        gate.first = equal(shape.relays[a.relay].phase, RelayPhase::kClaimed);
+        break;
       case ActionKind::kSendAckLost:
+        gate.first = equal(shape.relays[a.relay].phase, RelayPhase::kClaimed);
+        gate.second = nonzero(budgets.lost_publish_acks);
+        break;
       case ActionKind::kSendFails:
-        gate = equal(shape.relays[a.relay].phase, RelayPhase::kClaimed);
+        gate.first = equal(shape.relays[a.relay].phase, RelayPhase::kClaimed);
+        gate.second = nonzero(budgets.send_failures);
         break;
       case ActionKind::kRetrySend:
-        gate = Gate{place(shape.relays[a.relay].retry), 2, 0};
+        gate.first = nonzero(shape.relays[a.relay].retry);
         break;
       case ActionKind::kComplete:
-        gate = equal(shape.relays[a.relay].phase, RelayPhase::kSent);
+        gate.first = equal(shape.relays[a.relay].phase, RelayPhase::kSent);
         break;
       case ActionKind::kExpire:
-        gate = equal(shape.events[a.event].lease, Lease::kActive);
+        gate.first = equal(shape.events[a.event].lease, Lease::kActive);
+        gate.second = equal(shape.events[a.event].published, 0);
+        break;
+      case ActionKind::kCrashRelay:
+        gate.first = nonzero(budgets.relay_crashes);
         break;
       case ActionKind::kConsume:
       case ActionKind::kConsumeFails:
       case ActionKind::kConsumeRetry:
-        gate = partitions_ > 0 ? equal(instance().phase, InstancePhase::kIdle)
-                               : Gate{place(group_event().ready), 2, 0};
+        if (partitions_ > 0) {
+          gate.first = equal(instance().phase, InstancePhase::kIdle);
+        } else {
+          gate.first = nonzero(group_event().ready);
+          gate.second = equal(instance().phase, InstancePhase::kIdle);
+        }
+        if (a.kind == ActionKind::kConsumeFails) {
+          gate.second = nonzero(budgets.handler_failures);
+        }
         break;
       case ActionKind::kStep:
+        gate.first = equal(instance().phase, InstancePhase::kMidway);
+        break;
       case ActionKind::kCrashConsumer:
+        gate.first = equal(instance().phase, InstancePhase::kMidway);
+        gate.second = nonzero(budgets.consumer_crashes);
+        break;
       case ActionKind::kRedeliver:
-        gate = equal(instance().phase, InstancePhase::kMidway);
+        gate.first = equal(instance().phase, InstancePhase::kMidway);
+        gate.second = nonzero(budgets.redeliveries);
         break;
       case ActionKind::kAcknowledge:
+        gate.first = equal(instance().phase, InstancePhase::kHolding);
+        break;
       case ActionKind::kAckLost:
-        gate = equal(instance().phase, InstancePhase::kHolding);
+        gate.first = equal(instance().phase, InstancePhase::kHolding);
+        gate.second = nonzero(budgets.lost_consumer_acks);
         break;
       case ActionKind::kRetry:
-        gate = equal(group_event().parked, kDelayed);
+        gate.first = equal(group_event().parked, kDelayed);
         break;
       case ActionKind::kRedrive:
       case ActionKind::kDeadLetterExpire:
-        gate = equal(group_event().parked, kDeadLetter);
+        gate.first = equal(group_event().parked, kDeadLetter);
+        break;
+      case ActionKind::kConsumerOutage:
+        gate.first = nonzero(budgets.consumer_outages);
+        break;
+      case ActionKind::kDatabaseOutage:
+        gate.first = nonzero(budgets.database_outages);
         break;
       default:
         break;  // no gate: Check decides
@@ -1406,9 +1450,8 @@ void OutboxModel::Successors(const State& s,
   };
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(&s);
   for (std::size_t i = 0; i < candidates_.size(); ++i) {
-    const Gate gate = gates_[i];
-    if (gate.test == 1 && bytes[gate.offset] != gate.value) continue;
-    if (gate.test == 2 && bytes[gate.offset] == 0) continue;
+    const Gate& gate = gates_[i];
+    if (!gate.first.Passes(bytes) || !gate.second.Passes(bytes)) continue;
     offer(candidates_[i]);
   }
   if (!timing_.timed) return;

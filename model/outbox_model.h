@@ -346,14 +346,24 @@ class OutboxModel {
   // Successors offers them (which decides the shortest trace printed);
   // fixed by the configuration.
   std::vector<Action> candidates_;
-  // Per candidate, one byte of the State that must hold a value (or be
-  // other than 0) for Check to enable it: the test Check makes first, made
-  // here without a call, so that Successors passes over most disabled
-  // candidates with one load. A gate never enables anything; Check decides.
-  struct Gate {
+  // Per candidate, up to two bytes of the State that must each hold a
+  // value (or be other than 0) for Check to enable it: the test Check
+  // makes first, and another it makes that often fails (a fault's budget
+  // spent, an event already published), made here without a call, so that
+  // Successors passes over most disabled candidates with a load or two. A
+  // gate never enables anything; Check decides.
+  struct Test {
     std::uint32_t offset = 0;  // the byte's place from the State's start
-    std::uint8_t test = 0;     // 0 no gate, 1 equal to `value`, 2 not 0
+    std::uint8_t test = 0;     // 0 none, 1 equal to `value`, 2 not 0
     std::uint8_t value = 0;
+    bool Passes(const std::uint8_t* state) const {
+      if (test == 0) return true;
+      const std::uint8_t b = state[offset];
+      return test == 1 ? b == value : b != 0;
+    }
+  };
+  struct Gate {
+    Test first, second;
   };
   std::vector<Gate> gates_;
   // ActionClass's table: the class of each action kind, in ActionKind's
