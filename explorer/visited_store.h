@@ -225,6 +225,9 @@ class VisitedStore {
   static constexpr std::size_t kKeyAhead = 8;
   static constexpr std::size_t kOwnAhead = 32;
   static constexpr std::size_t kRing = 64;  // Deduplicate's, above kOwnAhead
+  // SetMany's: how many keys ahead a key's halves are hashed, in a ring.
+  static constexpr std::size_t kHalfAhead = 8;
+  static constexpr std::size_t kHalfRing = 16;
   void PrefetchSlot(std::uint64_t hash) const {
     shards_[ShardOf(hash)].table.Prefetch(hash);
   }
@@ -426,14 +429,41 @@ class VisitedStore {
       const std::size_t end = std::min(keys.size(), begin + kRun);
       std::array<std::uint32_t, 2> half{};
       std::array<bool, 2> held{};  // whether half[side] is the last key's
+      // Each key's halves are compared with the key before's, and those
+      // that differ hashed and their slots asked for, kHalfAhead keys
+      // before they are looked up.
+      struct Ahead {
+        std::array<std::uint64_t, 2> hash;
+        std::array<bool, 2> same;  // as the key before's (hash not made)
+      };
+      std::array<Ahead, kHalfRing> ahead;
+      auto ask = [&](std::size_t i) {
+        Ahead& a = ahead[i % kHalfRing];
+        for (std::size_t side = 0; side < 2; ++side) {
+          const std::size_t at = side == 0 ? 0 : part_[0];
+          const std::uint8_t* bytes = keys[i] + at;
+          a.same[side] =
+              i > begin && SameBytes(bytes, keys[i - 1] + at, part_[side]);
+          if (!a.same[side]) {
+            a.hash[side] = HashBytes(bytes, part_[side]);
+            halves_[side]->PrefetchSlot(a.hash[side]);
+          }
+        }
+      };
+      for (std::size_t i = begin; i < end && i < begin + kHalfAhead; ++i) {
+        ask(i);
+      }
       for (std::size_t i = begin; i < end; ++i) {
+        if (i + kHalfAhead < end) ask(i + kHalfAhead);
+        const Ahead& a = ahead[i % kHalfRing];
         std::uint8_t* record = records_.at(first + i);
         for (std::size_t side = 0; side < 2; ++side) {
           const std::size_t at = side == 0 ? 0 : part_[0];
           const std::uint8_t* bytes = keys[i] + at;
-          if (!held[side] || !SameBytes(bytes, keys[i - 1] + at, part_[side])) {
-            const std::optional<std::uint32_t> found =
-                halves_[side]->Find(bytes, HashBytes(bytes, part_[side]));
+          if (!held[side] || !a.same[side]) {
+            const std::optional<std::uint32_t> found = halves_[side]->Find(
+                bytes,
+                a.same[side] ? HashBytes(bytes, part_[side]) : a.hash[side]);
             held[side] = found.has_value();
             if (found) half[side] = *found;
           }
