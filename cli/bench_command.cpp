@@ -115,11 +115,16 @@ int RunBench(const BenchFlags& flags, std::FILE* out, std::FILE* err) {
                 "\"bytes_per_stored_state\": {:.1f}, "
                 "\"peak_resident_bytes\": {}, "
                 "\"partial_order_stored_states\": {}, "
-                "\"liveness_seconds\": {:.3f}}}\n",
+                "\"liveness_seconds\": {:.3f}, "
+                "\"phase_seconds\": {{\"generate\": {:.3f}, "
+                "\"deduplicate\": {:.3f}, \"commit\": {:.3f}, "
+                "\"store\": {:.3f}, \"renumber\": {:.3f}}}}}\n",
                 scenario.name, symmetry ? "on" : "off", e.reduction, por,
                 e.threads, states, s.stored_states, s.transitions, s.depth,
                 e.complete(), s.seconds, rate, per_state, peak, reduced_stored,
-                result.value().liveness_seconds);
+                result.value().liveness_seconds, s.phases.generate,
+                s.phases.deduplicate, s.phases.commit, s.phases.store,
+                s.phases.renumber);
           } else {
             fmt::print(out,
                        "{:<16} {:>8} {:>5} {:>7} {:>11} {:>11} {:>12} {:>5} "

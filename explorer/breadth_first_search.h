@@ -704,6 +704,14 @@ Exploration<M> detail::Search(
         known[p] = found.has(p);
       }
 
+      // Each phase's wall time, added to result.stats.phases.
+      auto phase_start = std::chrono::steady_clock::now();
+      auto lap = [&](double& phase) {
+        const auto now = std::chrono::steady_clock::now();
+        phase += std::chrono::duration<double>(now - phase_start).count();
+        phase_start = now;
+      };
+
       // 1. Generate.
       const std::uint64_t store_bytes = held_bytes();
       over = false;
@@ -863,6 +871,7 @@ Exploration<M> detail::Search(
         using_successors = false;
         account();
       });
+      lap(result.stats.phases.generate);
       if (over) {
         if (drop_batch(batch_end - batch)) continue;
         result.stop = Stop::kMaxMemory;
@@ -908,6 +917,7 @@ Exploration<M> detail::Search(
         }
         for (std::size_t c = 0; c < n_chunks; ++c) begin[c + 1] += begin[c];
       });
+      lap(result.stats.phases.deduplicate);
 
       // 3. Commit: ids in serial order, then copies and checks.
       std::vector<std::size_t> first_id(n_chunks + 1, store.size());
@@ -972,14 +982,17 @@ Exploration<M> detail::Search(
           }
         }
       });
+      lap(result.stats.phases.commit);
       store.SetMany(stored_before, new_keys, [&](std::size_t n, auto task) {
         pool.ForEach(n, [&](int, std::size_t j) { task(j); });
       });
+      lap(result.stats.phases.store);
       pool.ForEach(VisitedStore::kShards, [&](int, std::size_t s) {
         store.Renumber(s, [&](std::size_t c, std::uint32_t k) {
           return chunks[c].ids[k];
         });
       });
+      lap(result.stats.phases.renumber);
       if (recording && result.stop == Stop::kComplete) {
         record_batch(batch, batch_end, chunk_states, n_chunks);
       }

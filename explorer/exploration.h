@@ -25,6 +25,15 @@ struct Stats {
       0;               // no successor, blocked by the model's bound
   int depth = 0;       // deepest level reached (initial = 0)
   double seconds = 0;  // wall time; not deterministic
+  // Of `seconds`, the wall time a one-process breadth-first search spent
+  // in each phase of its batches (breadth_first_search.h): generating
+  // successors, deduplicating them, numbering and checking the new states,
+  // storing their keys, and renumbering the index. The rest went to the
+  // initial states, traces and the serial work between phases. All 0 for
+  // the other searches.
+  struct Phases {
+    double generate = 0, deduplicate = 0, commit = 0, store = 0, renumber = 0;
+  } phases;
   std::uint64_t stored_states = 0;  // what the visited store holds: states,
                                     // or one per orbit under symmetry
   std::uint64_t store_bytes = 0;    // the visited store's size

@@ -265,6 +265,24 @@ TEST_CASE("the thread count changes no count, verdict or trace") {
   CHECK(a.stats.states == 1600);
 }
 
+TEST_CASE("the search times its phases, within its own time") {
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    Grid grid{300};
+    Options options;
+    options.threads = threads;
+    const auto result = Explore<Grid>(grid, {}, options);
+    REQUIRE(result.complete());
+    const auto& p = result.stats.phases;
+    for (double phase :
+         {p.generate, p.deduplicate, p.commit, p.store, p.renumber}) {
+      CHECK(phase > 0);
+    }
+    CHECK(p.generate + p.deduplicate + p.commit + p.store + p.renumber <=
+          result.stats.seconds);
+  }
+}
+
 TEST_CASE("a symmetric model is searched one orbit at a time") {
   SwapGrid grid;
   grid.n = 30;
