@@ -602,13 +602,9 @@ class VisitedStore {
     std::size_t chunk() const { return chunk_; }
     const Candidates& candidates() const { return in_; }
     std::uint32_t candidate() const { return in_.indices[i_]; }
-    std::uint64_t hash() const { return in_.hashes[in_.indices[i_]]; }
     void Next() {
       ++i_;
       Settle();
-    }
-    void Skip(std::size_t n) {
-      for (std::size_t j = 0; j < n && valid(); ++j) Next();
     }
 
    private:

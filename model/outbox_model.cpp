@@ -427,10 +427,11 @@ void OutboxModel::ListCandidates() {
           gate.first = equal(instance().phase, InstancePhase::kIdle);
         } else {
           gate.first = nonzero(group_event().ready);
-          gate.second = equal(instance().phase, InstancePhase::kIdle);
         }
         if (a.kind == ActionKind::kConsumeFails) {
           gate.second = nonzero(budgets.handler_failures);
+        } else if (partitions_ == 0) {
+          gate.second = equal(instance().phase, InstancePhase::kIdle);
         }
         break;
       case ActionKind::kStep:
