@@ -401,7 +401,7 @@ class VisitedStore {
   template <class Run>
   void SetMany(std::uint32_t first,
                const std::vector<const std::uint8_t*>& keys, Run run) {
-    constexpr std::size_t kRun = 4096;
+    constexpr std::size_t kRun = 1024;
     if (!split_) {
       run((keys.size() + kRun - 1) / kRun, [&](std::size_t j) {
         const std::size_t end = std::min(keys.size(), (j + 1) * kRun);
@@ -416,8 +416,10 @@ class VisitedStore {
     // meanwhile, and its index written. A half the table does not hold
     // yet is left to a serial pass that adds those halves in id order,
     // so that the halves are numbered as if one thread had added every
-    // key in turn. (Runs are a few thousand keys; a search's keys hold few
-    // new halves: bench-4-xlarge's ten million have about 51,000.)
+    // key in turn. (Runs are a thousand keys: a batch stores some
+    // sixteen thousand, and with runs of four thousand, two threads
+    // often ended its runs far apart. A search's keys hold few new
+    // halves: bench-4-xlarge's ten million have about 51,000.)
     // A state's successors, stored one after another, often share a half:
     // the last half's index is kept, and the table asked only for another.
     const std::size_t runs = (keys.size() + kRun - 1) / kRun;
