@@ -33,6 +33,13 @@
 #               search left to the scheduler. When one processor is
 #               slower, two threads cannot reach twice one thread's speed.
 #               ("-" without taskset or a second processor.)
+#   both0_s, both1_s  the same two searches run at the same time, one held
+#               to each processor, and `ceil2`: the same ceiling from
+#               these, 1t * (1 / both0_s + 1 / both1_s). It counts what
+#               the processors lose to each other when both are busy (a
+#               cache or memory they share, a host that runs other work
+#               beside them), which no search of ours can avoid; two
+#               threads below it lose time of their own.
 #   sym_s       with symmetry reduction on two threads, and spin_s / sym_s;
 #   por         states stored with symmetry and partial-order reduction
 #               (two threads);
@@ -108,10 +115,11 @@ div() {
 }
 
 row() {
-  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s %6s | %7s %5s | %7s %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
+  printf '%-24s %10s %10s %5s | %7s %9s | %7s %9s %6s %6s | %7s %5s | %7s %7s %5s | %7s %7s %5s | %7s %6s | %8s %9s %9s %9s\n' "$@"
 }
 row scenario states spin_states equal spin_s spin_st/s 1t_s 1t_st/s x_spin 1t_B/st \
-  2t_s x_1t cpu0_s cpu1_s ceil sym_s x_spin por spin_por /noreduce /spin_por
+  2t_s x_1t cpu0_s cpu1_s ceil both0_s both1_s ceil2 sym_s x_spin \
+  por spin_por /noreduce /spin_por
 # Whether taskset can hold a program to processor 0, to processor 1 and to
 # the one both tools share (`on`: the command prefix that does it).
 cpu=${SPIN_COMPARE_CPU:-1}
@@ -168,6 +176,8 @@ for file in "$@"; do
   por_stored=$(field 5 partial_order_stored_states)
   cpu0_s=
   cpu1_s=
+  both0_s=
+  both1_s=
   one_s=$free_s
   if [ "$pinned" = yes ]; then
     # pinned_s CPU: the one-thread search's seconds, held to CPU.
@@ -182,17 +192,37 @@ for file in "$@"; do
     }
     cpu0_s=$(pinned_s 0)
     cpu1_s=$(pinned_s 1)
+    # The two at the same time, `runs` times; the least of each side.
+    run=0
+    : >"$dir/both0" && : >"$dir/both1"
+    while [ "$run" -lt "$runs" ]; do
+      for side in 0 1; do
+        taskset -c "$side" "$checker" bench "$file" --json --symmetry off \
+          --threads 1 2>>"$dir/ours.log" |
+          sed -n 's/.*"seconds": \([0-9.e+-]*\).*/\1/p' >>"$dir/both$side" &
+      done
+      wait
+      run=$((run + 1))
+    done
+    both0_s=$(least <"$dir/both0")
+    both1_s=$(least <"$dir/both1")
     case "$cpu" in
       0) one_s=$cpu0_s ;;
       1) one_s=$cpu1_s ;;
       *) one_s=$(pinned_s "$cpu") ;;
     esac
   fi
-  ceil=-
-  if [ -n "$cpu0_s" ] && [ -n "$cpu1_s" ] && [ -n "$free_s" ]; then
-    ceil=$(awk -v a="$free_s" -v b="$cpu0_s" -v c="$cpu1_s" \
-      'BEGIN { if (b + 0 == 0 || c + 0 == 0) print "-"; else printf "%.2f\n", a / b + a / c }')
-  fi
+  # ceiling ONE CPU0 CPU1: ONE / CPU0 + ONE / CPU1, or "-".
+  ceiling() {
+    if [ -n "$1" ] && [ -n "$2" ] && [ -n "$3" ]; then
+      awk -v a="$1" -v b="$2" -v c="$3" \
+        'BEGIN { if (b + 0 == 0 || c + 0 == 0) print "-"; else printf "%.2f\n", a / b + a / c }'
+    else
+      echo -
+    fi
+  }
+  ceil=$(ceiling "$free_s" "$cpu0_s" "$cpu1_s")
+  ceil2=$(ceiling "$free_s" "$both0_s" "$both1_s")
 
   # SPIN: export, generate and compile pan (not timed), run it.
   spin_states=
@@ -238,6 +268,7 @@ for file in "$@"; do
     "$(div "${one_peak:-0}" "${our_states:-0}" '%.1f')" \
     "${two_s:--}" "$(div "${free_s:-0}" "${two_s:-0}" '%.2f')" \
     "${cpu0_s:--}" "${cpu1_s:--}" "$ceil" \
+    "${both0_s:--}" "${both1_s:--}" "$ceil2" \
     "${sym_s:--}" "$(div "${spin_s:-0}" "${sym_s:-0}" '%.1f')" \
     "${por_stored:--}" "${spin_por:--}" \
     "$(div "${spin_states:-0}" "${por_stored:-0}" '%.1f')" \
