@@ -39,7 +39,7 @@
 #               the processors lose to each other when both are busy (a
 #               cache or memory they share, a host that runs other work
 #               beside them), which no search of ours can avoid; two
-#               threads below it lose time of their own.
+#               threads below it lose time of their own. ("-" as above.)
 #   sym_s       with symmetry reduction on two threads, and spin_s / sym_s;
 #   por         states stored with symmetry and partial-order reduction
 #               (two threads);
@@ -112,6 +112,17 @@ least() {
 div() {
   awk -v a="$1" -v b="$2" -v f="$3" \
     'BEGIN { if (b + 0 == 0) print "-"; else printf f "\n", a / b }'
+}
+
+# ONE / CPU0 + ONE / CPU1 for the arguments ONE CPU0 CPU1 (a speed-up's
+# ceiling), or "-" when one is missing or zero.
+ceiling() {
+  if [ -n "$1" ] && [ -n "$2" ] && [ -n "$3" ]; then
+    awk -v a="$1" -v b="$2" -v c="$3" \
+      'BEGIN { if (b + 0 == 0 || c + 0 == 0) print "-"; else printf "%.2f\n", a / b + a / c }'
+  else
+    echo -
+  fi
 }
 
 row() {
@@ -212,15 +223,6 @@ for file in "$@"; do
       *) one_s=$(pinned_s "$cpu") ;;
     esac
   fi
-  # ceiling ONE CPU0 CPU1: ONE / CPU0 + ONE / CPU1, or "-".
-  ceiling() {
-    if [ -n "$1" ] && [ -n "$2" ] && [ -n "$3" ]; then
-      awk -v a="$1" -v b="$2" -v c="$3" \
-        'BEGIN { if (b + 0 == 0 || c + 0 == 0) print "-"; else printf "%.2f\n", a / b + a / c }'
-    else
-      echo -
-    fi
-  }
   ceil=$(ceiling "$free_s" "$cpu0_s" "$cpu1_s")
   ceil2=$(ceiling "$free_s" "$both0_s" "$both1_s")
 
