@@ -79,6 +79,7 @@
 #include "explorer/graph_recording.h"
 #include "explorer/model_concept.h"
 #include "explorer/page_allocator.h"
+#include "explorer/prefetch.h"
 #include "explorer/state_graph.h"
 #include "explorer/state_table.h"
 #include "explorer/visited_store.h"
@@ -259,6 +260,22 @@ struct alignas(64) Chunk {
     ids.reserve(n);
     shard_of.reserve(n);
     by_shard.reserve(n);
+  }
+  // Asks for the lines the first `candidates` candidates will be written
+  // to, as far as the buffers have room.
+  void PrefetchForWriting(std::size_t candidates, std::size_t width) const {
+    auto ask = [](const auto& buffer, std::size_t elements) {
+      PrefetchForWrite(buffer.data(), std::min(elements, buffer.capacity()) *
+                                          sizeof(buffer[0]));
+    };
+    ask(keys, candidates * width);
+    ask(hashes, candidates);
+    ask(parents, candidates);
+    ask(successor_index, candidates);
+    ask(shard_of, candidates);
+    ask(by_shard, candidates);
+    ask(ids, candidates);
+    ask(fresh, candidates);
   }
   // Sorts the candidates by shard (by_shard, shard_begin) from shard_of.
   void SortByShard() {
@@ -724,6 +741,12 @@ Exploration<M> detail::Search(
         bool using_successors = true;
         Chunk& chunk = chunks[c];
         chunk.Clear(classes);
+        // The other threads read this chunk's buffers in the batch before
+        // (deduplicating, renumbering), so their lines sit in those
+        // threads' caches; taken back at each write, one at a time, they
+        // cost generating a sixth more on two threads. Asked for at once,
+        // they come back together.
+        if (pool.size() > 1) chunk.PrefetchForWriting(chunk.expected, width);
         // Known null when nothing can be recorded, so that a search that
         // records nothing carries no test for it.
         typename detail::GraphRecording<M, Keying>::ChunkRecord* recorded =
