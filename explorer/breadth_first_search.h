@@ -190,6 +190,44 @@ struct UninitializedAllocator : std::allocator<T> {
 template <class T>
 using Buffer = std::vector<T, UninitializedAllocator<T>>;
 
+// Memory a thread is about to write, asked for a few lines at a time
+// (PrefetchForWrite): the regions of a chunk's buffers, and how far the
+// asking has got.
+class WriteLines {
+ public:
+  void Add(const void* at, std::size_t bytes) {
+    if (bytes > 0 && n_ < regions_.size()) {
+      regions_[n_++] = {static_cast<const char*>(at), bytes};
+    }
+  }
+  std::size_t Lines() const {
+    std::size_t lines = 0;
+    for (std::size_t r = 0; r < n_; ++r) lines += (regions_[r].bytes + 63) / 64;
+    return lines;
+  }
+  // Asks for the next `lines` lines not asked for yet.
+  void Ask(std::size_t lines) {
+    for (; lines > 0 && region_ < n_; --lines) {
+      const Region& r = regions_[region_];
+      PrefetchForWrite(r.at + offset_, 1);
+      offset_ += 64;
+      if (offset_ >= r.bytes) {
+        ++region_;
+        offset_ = 0;
+      }
+    }
+  }
+  void AskAll() { Ask(Lines()); }
+
+ private:
+  struct Region {
+    const char* at = nullptr;
+    std::size_t bytes = 0;
+  };
+  std::array<Region, 8> regions_{};
+  std::size_t n_ = 0, region_ = 0, offset_ = 0;
+};
+
 // What one chunk of a batch produced. Chunks sit in one array and are
 // written by different threads: each on its own cache lines.
 struct alignas(64) Chunk {
@@ -261,21 +299,23 @@ struct alignas(64) Chunk {
     shard_of.reserve(n);
     by_shard.reserve(n);
   }
-  // Asks for the lines the first `candidates` candidates will be written
-  // to, as far as the buffers have room.
-  void PrefetchForWriting(std::size_t candidates, std::size_t width) const {
-    auto ask = [](const auto& buffer, std::size_t elements) {
-      PrefetchForWrite(buffer.data(), std::min(elements, buffer.capacity()) *
-                                          sizeof(buffer[0]));
+  // The lines the first `candidates` candidates will be written to, as
+  // far as the buffers have room.
+  WriteLines LinesToWrite(std::size_t candidates, std::size_t width) const {
+    WriteLines lines;
+    auto add = [&](const auto& buffer, std::size_t elements) {
+      lines.Add(buffer.data(),
+                std::min(elements, buffer.capacity()) * sizeof(buffer[0]));
     };
-    ask(keys, candidates * width);
-    ask(hashes, candidates);
-    ask(parents, candidates);
-    ask(successor_index, candidates);
-    ask(shard_of, candidates);
-    ask(by_shard, candidates);
-    ask(ids, candidates);
-    ask(fresh, candidates);
+    add(keys, candidates * width);
+    add(hashes, candidates);
+    add(parents, candidates);
+    add(successor_index, candidates);
+    add(shard_of, candidates);
+    add(by_shard, candidates);
+    add(ids, candidates);
+    add(fresh, candidates);
+    return lines;
   }
   // Sorts the candidates by shard (by_shard, shard_begin) from shard_of.
   void SortByShard() {
@@ -429,6 +469,11 @@ Exploration<M> detail::Search(
     // allocator may place them side by side).
     std::vector<std::uint8_t> stored;
     std::uint8_t* stored_at = nullptr;
+    // While generating a chunk, on more than one thread: the lines of the
+    // chunk this thread will likely generate next, asked for a few at a
+    // time, and that chunk's index (none: n_chunks).
+    WriteLines next_lines;
+    std::size_t next_chunk = 0;
   };
   std::vector<WorkerBuffers> buffers(static_cast<std::size_t>(pool.size()));
   for (WorkerBuffers& b : buffers) {
@@ -546,6 +591,7 @@ Exploration<M> detail::Search(
 
   // The batch's chunks (explained below).
   std::vector<Chunk> chunks;
+  std::vector<WriteLines> lines_to_write;  // by chunk, on more than one thread
   // The keys of the states a batch stores, by id from the first it stores.
   std::vector<const std::uint8_t*> new_keys;
   // Where each chunk's fresh candidates begin in each shard's list.
@@ -732,6 +778,23 @@ Exploration<M> detail::Search(
       // 1. Generate.
       const std::uint64_t store_bytes = held_bytes();
       over = false;
+      // The other threads read a chunk's buffers in the batch before
+      // (deduplicating, renumbering), so their lines sit in those threads'
+      // caches; taken back one at a time, at each write, they made
+      // generating a sixth slower on two threads. So a thread asks for a
+      // chunk's lines for writing before it generates into it: the next
+      // chunk of its share a few lines per state while it generates one,
+      // all at once for a chunk it did not expect.
+      // (Each chunk's lines are listed here, before any thread may grow
+      // its buffers.)
+      const bool ask_lines = pool.size() > 1;
+      if (ask_lines) {
+        for (WorkerBuffers& b : buffers) b.next_chunk = n_chunks;
+        lines_to_write.resize(n_chunks);
+        for (std::size_t c = 0; c < n_chunks; ++c) {
+          lines_to_write[c] = chunks[c].LinesToWrite(chunks[c].expected, width);
+        }
+      }
       pool.ForEach(n_chunks, [&](int worker, std::size_t c) {
         // Kept by the worker from chunk to chunk (growing it anew for each
         // chunk costs time); counted while this chunk uses it.
@@ -741,12 +804,22 @@ Exploration<M> detail::Search(
         bool using_successors = true;
         Chunk& chunk = chunks[c];
         chunk.Clear(classes);
-        // The other threads read this chunk's buffers in the batch before
-        // (deduplicating, renumbering), so their lines sit in those
-        // threads' caches; taken back at each write, one at a time, they
-        // cost generating a sixth more on two threads. Asked for at once,
-        // they come back together.
-        if (pool.size() > 1) chunk.PrefetchForWriting(chunk.expected, width);
+        WriteLines* next_lines = nullptr;
+        std::size_t lines_per_state = 0;
+        if (ask_lines) {
+          WorkerBuffers& own = buffers[static_cast<std::size_t>(worker)];
+          if (own.next_chunk != c) lines_to_write[c].AskAll();
+          own.next_chunk = n_chunks;
+          // (Not from a chunk taken from another thread's share: that
+          // thread may well take the next one.)
+          const auto [share_first, share_end] = pool.ShareOf(n_chunks, worker);
+          if (c >= share_first && c + 1 < share_end) {
+            own.next_chunk = c + 1;
+            own.next_lines = lines_to_write[c + 1];
+            next_lines = &own.next_lines;
+            lines_per_state = next_lines->Lines() / chunk_states + 1;
+          }
+        }
         // Known null when nothing can be recorded, so that a search that
         // records nothing carries no test for it.
         typename detail::GraphRecording<M, Keying>::ChunkRecord* recorded =
@@ -776,6 +849,7 @@ Exploration<M> detail::Search(
         const std::size_t last = std::min(batch_end, first + chunk_states);
         for (std::size_t i = first; i < last; ++i) {
           if (over.load(std::memory_order_relaxed)) break;
+          if (next_lines) next_lines->Ask(lines_per_state);
           const auto id = static_cast<std::uint32_t>(i);
           const State current = model.Decode(stored_key(id, worker));
           successors.clear();

@@ -31,6 +31,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace oc::explorer {
@@ -57,7 +58,13 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
-
+  // The share of a loop of n calls that `worker` starts on: it takes
+  // [first, second) in order before any other.
+  std::pair<std::size_t, std::size_t> ShareOf(std::size_t n, int worker) const {
+    const std::size_t threads = workers_.size() + 1;
+    const auto w = static_cast<std::size_t>(worker);
+    return {w * n / threads, (w + 1) * n / threads};
+  }
   void ForEach(std::size_t n, const std::function<void(int, std::size_t)>& f) {
     if (workers_.empty() || n <= 1) {
       for (std::size_t i = 0; i < n; ++i) f(0, i);

@@ -78,13 +78,33 @@ TEST_CASE("each thread starts on its own share, in order") {
     });
     for (std::size_t w = 0; w < 3; ++w) {
       CAPTURE(w);
-      const std::size_t begin = w * kN / 3, end = (w + 1) * kN / 3;
+      const auto share = pool.ShareOf(kN, static_cast<int>(w));
+      const std::size_t begin = share.first, end = share.second;
       auto own = [&](std::size_t i) { return i >= begin && i < end; };
       std::size_t k = 0;
       for (; k < taken[w].size() && own(taken[w][k]); ++k) {
         if (k > 0) REQUIRE(taken[w][k - 1] < taken[w][k]);
       }
       for (; k < taken[w].size(); ++k) REQUIRE_FALSE(own(taken[w][k]));
+    }
+  }
+}
+
+TEST_CASE("the shares of a loop follow one another and cover it") {
+  for (int threads = 1; threads <= 4; ++threads) {
+    WorkerPool pool(threads);
+    for (std::size_t n = 0; n < 20; ++n) {
+      CAPTURE(threads);
+      CAPTURE(n);
+      std::size_t at = 0;
+      for (int w = 0; w < threads; ++w) {
+        const auto [first, end] = pool.ShareOf(n, w);
+        CHECK(first == at);
+        CHECK(first <= end);
+        CHECK(end - first <= n / static_cast<std::size_t>(threads) + 1);
+        at = end;
+      }
+      CHECK(at == n);
     }
   }
 }
