@@ -73,8 +73,9 @@ class WorkerPool {
     job_ = &f;
     const std::size_t threads = workers_.size() + 1;
     for (std::size_t w = 0; w < threads; ++w) {
-      shares_[w].next.store(w * n / threads, std::memory_order_relaxed);
-      shares_[w].end = (w + 1) * n / threads;
+      const auto [first, end] = ShareOf(n, static_cast<int>(w));
+      shares_[w].next.store(first, std::memory_order_relaxed);
+      shares_[w].end = end;
     }
     busy_.store(workers_.size(), std::memory_order_relaxed);
     {
