@@ -401,7 +401,19 @@ class VisitedStore {
   template <class Run>
   void SetMany(std::uint32_t first,
                const std::vector<const std::uint8_t*>& keys, Run run) {
+    SetKnownHalves(first, keys, run);
+    AddNewHalves();
+  }
+  // SetMany in two parts. The first leaves the halves that no table holds
+  // yet (few: bench-4-xlarge's ten million keys have about 51,000) to the
+  // second, a serial pass. Until AddNewHalves returns, no record of these
+  // keys may be read; Renumber may run meanwhile, on another thread, for
+  // it reads no record. `keys` must outlive the two calls.
+  template <class Run>
+  void SetKnownHalves(std::uint32_t first,
+                      const std::vector<const std::uint8_t*>& keys, Run run) {
     constexpr std::size_t kRun = 1024;
+    new_halves_.clear();
     if (!split_) {
       run((keys.size() + kRun - 1) / kRun, [&](std::size_t j) {
         const std::size_t end = std::min(keys.size(), (j + 1) * kRun);
@@ -414,18 +426,17 @@ class VisitedStore {
     // The keys are taken in runs of kRun, several runs at once: each
     // half is looked up in its side's table, which nothing changes
     // meanwhile, and its index written. A half the table does not hold
-    // yet is left to a serial pass that adds those halves in id order,
+    // yet is left to AddNewHalves, which adds those halves in id order,
     // so that the halves are numbered as if one thread had added every
     // key in turn. (Runs are a thousand keys: a batch stores some
     // sixteen thousand, and with runs of four thousand, two threads
-    // often ended its runs far apart. A search's keys hold few new
-    // halves: bench-4-xlarge's ten million have about 51,000.)
+    // often ended its runs far apart.)
     // A state's successors, stored one after another, often share a half:
     // the last half's index is kept, and the table asked only for another.
     const std::size_t runs = (keys.size() + kRun - 1) / kRun;
     if (missing_.size() < runs) missing_.resize(runs);
     run(runs, [&](std::size_t j) {
-      std::vector<std::uint32_t>& missing = missing_[j];
+      std::vector<NewHalf>& missing = missing_[j];
       missing.clear();
       const std::size_t begin = j * kRun;
       const std::size_t end = std::min(keys.size(), begin + kRun);
@@ -462,10 +473,11 @@ class VisitedStore {
         for (std::size_t side = 0; side < 2; ++side) {
           const std::size_t at = side == 0 ? 0 : part_[0];
           const std::uint8_t* bytes = keys[i] + at;
+          std::uint64_t hash = 0;
           if (!held[side] || !a.same[side]) {
-            const std::optional<std::uint32_t> found = halves_[side]->Find(
-                bytes,
-                a.same[side] ? HashBytes(bytes, part_[side]) : a.hash[side]);
+            hash = a.same[side] ? HashBytes(bytes, part_[side]) : a.hash[side];
+            const std::optional<std::uint32_t> found =
+                halves_[side]->Find(bytes, hash);
             held[side] = found.has_value();
             if (found) half[side] = *found;
           }
@@ -473,16 +485,33 @@ class VisitedStore {
             WriteIndex(record + (side == 0 ? 0 : index_bytes_[0]), half[side],
                        index_bytes_[side]);
           } else {
-            missing.push_back(static_cast<std::uint32_t>(2 * i + side));
+            missing.push_back(
+                NewHalf{static_cast<std::uint32_t>(2 * i + side), hash});
           }
         }
       }
     });
+    new_halves_first_ = first;
+    new_halves_keys_ = &keys;
     for (std::size_t j = 0; j < runs; ++j) {
-      for (const std::uint32_t m : missing_[j]) {
-        SetHalf(m % 2, static_cast<std::uint32_t>(first + m / 2), keys[m / 2]);
-      }
+      new_halves_.insert(new_halves_.end(), missing_[j].begin(),
+                         missing_[j].end());
     }
+  }
+  // The serial part of SetMany (see SetKnownHalves).
+  void AddNewHalves() {
+    for (const NewHalf& h : new_halves_) {
+      const std::size_t side = h.half % 2;
+      const std::uint8_t* key = (*new_halves_keys_)[h.half / 2];
+      const std::uint32_t half =
+          halves_[side]
+              ->InsertOne(key + (side == 0 ? 0 : part_[0]), h.hash)
+              .first;
+      WriteIndex(records_.at(new_halves_first_ + h.half / 2) +
+                     (side == 0 ? 0 : index_bytes_[0]),
+                 half, index_bytes_[side]);
+    }
+    new_halves_.clear();
   }
 
   // A candidate the last Deduplicate of a shard found fresh, and where its
@@ -745,9 +774,18 @@ class VisitedStore {
   std::array<std::size_t, 2> index_bytes_{};  // split: each index's bytes
   RecordBlocks records_;  // by id: the key, or (split) its two indices
   std::array<std::unique_ptr<VisitedStore>, 2> halves_;
-  // By run of SetMany: the halves (2 * key + side) it left to its serial
-  // pass; kept from call to call.
-  std::vector<std::vector<std::uint32_t>> missing_;
+  // A half SetKnownHalves left to AddNewHalves (2 * key + side, the key
+  // keys[key] of that call, which is record first + key) and its hash.
+  struct NewHalf {
+    std::uint32_t half;
+    std::uint64_t hash;
+  };
+  // By run of SetKnownHalves: the halves it left (kept from call to call),
+  // then all of them in order, and the call's first and keys.
+  std::vector<std::vector<NewHalf>> missing_;
+  std::vector<NewHalf> new_halves_;
+  std::uint32_t new_halves_first_ = 0;
+  const std::vector<const std::uint8_t*>* new_halves_keys_ = nullptr;
   // Each shard's index and its candidates pending in one cache line of its
   // own: threads deduplicating neighbouring shards at once write them.
   struct alignas(64) Shard {

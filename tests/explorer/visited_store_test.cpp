@@ -371,6 +371,54 @@ TEST_CASE("a split store widens its indices past 65,536 halves") {
   }
 }
 
+TEST_CASE(
+    "new halves added beside other work read back as keys set one by one") {
+  const std::size_t width = 12;
+  VisitedStore one_by_one(width, KeyLayout::kSplit);
+  VisitedStore two_parts(width, KeyLayout::kSplit);
+  // 300 x 500 halves: the first batches meet most halves for the first
+  // time, some of them twice in one batch; later ones few.
+  std::vector<std::vector<std::uint8_t>> keys;
+  for (std::uint64_t i = 0; i < 60000; ++i) {
+    keys.push_back(FamilyKey(width, i * 11 % 150000, 500));
+  }
+  WorkerPool pool(2);
+  std::atomic<std::uint64_t> beside{0};
+  for (std::size_t from = 0; from < keys.size(); from += 7000) {
+    const std::size_t to = std::min(keys.size(), from + 7000);
+    one_by_one.Resize(to);
+    two_parts.Resize(to);
+    std::vector<const std::uint8_t*> batch;
+    for (std::size_t i = from; i < to; ++i) {
+      one_by_one.Set(static_cast<std::uint32_t>(i), keys[i].data());
+      batch.push_back(keys[i].data());
+    }
+    two_parts.SetKnownHalves(
+        static_cast<std::uint32_t>(from), batch, [&](std::size_t n, auto task) {
+          pool.ForEach(n, [&](int, std::size_t j) { task(j); });
+        });
+    // The serial pass as one call of a loop whose others do other work.
+    pool.ForEach(8, [&](int, std::size_t j) {
+      if (j == 0) {
+        two_parts.AddNewHalves();
+      } else {
+        beside += j;
+      }
+    });
+  }
+  CHECK(beside == 28 * ((keys.size() + 6999) / 7000));
+  for (const std::size_t side : {0, 1}) {
+    CHECK(two_parts.halves(side) == one_by_one.halves(side));
+  }
+  std::vector<std::uint8_t> a(width), b(width);
+  for (std::uint32_t id = 0; id < keys.size(); ++id) {
+    REQUIRE(std::memcmp(two_parts.Key(id, a.data()), keys[id].data(), width) ==
+            0);
+    REQUIRE(std::memcmp(one_by_one.Key(id, b.data()), keys[id].data(), width) ==
+            0);
+  }
+}
+
 TEST_CASE("a split store whose halves do not repeat keeps its keys whole") {
   const std::size_t width = 8;
   VisitedStore store(width);
