@@ -22,7 +22,9 @@
 #               default 1): a virtual machine's processors need not be
 #               equally fast (a host that runs other work beside one of
 #               them slows it), and each tool left to the scheduler could
-#               land on either;
+#               land on either. Their runs are taken in turns (ours
+#               on each processor, then pan, again and again), so that
+#               each pan run is timed within seconds of ours;
 #   2t_s        our unreduced search on two threads, and the speed-up:
 #               the one-thread search's seconds, left to the scheduler,
 #               over these;
@@ -60,7 +62,7 @@
 #                   limit far above any search here, a 2^24-slot hash table,
 #                   assertions ignored so a violation does not stop it)
 #   SPIN_COMPARE_SECONDS  how long each timed measurement is repeated
-#                   for (default 3): a scenario whose first search of the
+#                   for (default 10): a scenario whose first search of the
 #                   four settings took s seconds has each of its timings
 #                   (our searches, pinned and not, and pan's) taken
 #                   min(5, max(1, SPIN_COMPARE_SECONDS / s)) times
@@ -78,7 +80,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 checker=${OUTBOX_CHECK:-$root/build/outbox-check}
 memlim=${SPIN_MEMLIM:-16384}
-repeat_seconds=${SPIN_COMPARE_SECONDS:-3}
+repeat_seconds=${SPIN_COMPARE_SECONDS:-10}
 pan_flags=${PAN_FLAGS:--m10000000 -w24 -A}
 
 if [ $# -eq 0 ]; then
@@ -185,32 +187,58 @@ for file in "$@"; do
   "$checker" bench "$file" --json --symmetry on --partial-order on \
     --threads 2 >>"$dir/ours.json" 2>>"$dir/ours.log" || true
   por_stored=$(field 5 partial_order_stored_states)
+  # SPIN: export, generate and compile pan (not timed).
+  spin_states=
+  spin_s=
+  spin_por=
+  have_pan=no
+  if "$checker" export --promela "$file" -o "$dir/model.pml" 2>"$dir/export.log" &&
+    (cd "$dir" && spin -o2 -a model.pml >spin.log 2>&1 &&
+      cc -O2 -w -DNOREDUCE -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan pan.c \
+        >cc.log 2>&1); then
+    have_pan=yes
+  else
+    echo "$name: export, spin or cc failed:" >&2
+    cat "$dir"/*.log >&2
+  fi
+
+  # one_pinned CPU: one run of the one-thread search held to CPU, its
+  # seconds.
+  one_pinned() {
+    taskset -c "$1" "$checker" bench "$file" --json --symmetry off \
+      --threads 1 2>>"$dir/ours.log" |
+      sed -n 's/.*"seconds": \([0-9.e+-]*\).*/\1/p'
+  }
+  # The one-thread search held to each processor, and pan, taken in
+  # turns, `runs` times: the machine's load drifts from minute to minute,
+  # and so a pan run and the search held to the same processor are
+  # always timed within seconds of each other.
+  : >"$dir/cpu0" && : >"$dir/cpu1" && : >"$dir/pan.log"
+  run=0
+  while [ "$run" -lt "$runs" ]; do
+    if [ "$pinned" = yes ]; then
+      for side in 0 1; do one_pinned "$side" >>"$dir/cpu$side"; done
+    fi
+    if [ "$have_pan" = yes ]; then
+      # shellcheck disable=SC2086  # on and pan_flags are lists of words
+      (cd "$dir" && $on ./pan $pan_flags >>pan.log 2>&1) || true
+    fi
+    run=$((run + 1))
+  done
   cpu0_s=
   cpu1_s=
   both0_s=
   both1_s=
   one_s=$free_s
   if [ "$pinned" = yes ]; then
-    # pinned_s CPU: the one-thread search's seconds, held to CPU.
-    pinned_s() {
-      run=0
-      while [ "$run" -lt "$runs" ]; do
-        taskset -c "$1" "$checker" bench "$file" --json --symmetry off \
-          --threads 1 2>>"$dir/ours.log" |
-          sed -n 's/.*"seconds": \([0-9.e+-]*\).*/\1/p'
-        run=$((run + 1))
-      done | least
-    }
-    cpu0_s=$(pinned_s 0)
-    cpu1_s=$(pinned_s 1)
+    cpu0_s=$(least <"$dir/cpu0")
+    cpu1_s=$(least <"$dir/cpu1")
     # The two at the same time, `runs` times; the least of each side.
     run=0
     : >"$dir/both0" && : >"$dir/both1"
     while [ "$run" -lt "$runs" ]; do
       for side in 0 1; do
-        taskset -c "$side" "$checker" bench "$file" --json --symmetry off \
-          --threads 1 2>>"$dir/ours.log" |
-          sed -n 's/.*"seconds": \([0-9.e+-]*\).*/\1/p' >>"$dir/both$side" &
+        one_pinned "$side" >>"$dir/both$side" &
       done
       wait
       run=$((run + 1))
@@ -220,31 +248,23 @@ for file in "$@"; do
     case "$cpu" in
       0) one_s=$cpu0_s ;;
       1) one_s=$cpu1_s ;;
-      *) one_s=$(pinned_s "$cpu") ;;
+      *)
+        one_s=$(run=0
+          while [ "$run" -lt "$runs" ]; do
+            one_pinned "$cpu"
+            run=$((run + 1))
+          done | least)
+        ;;
     esac
   fi
   ceil=$(ceiling "$free_s" "$cpu0_s" "$cpu1_s")
   ceil2=$(ceiling "$free_s" "$both0_s" "$both1_s")
 
-  # SPIN: export, generate and compile pan (not timed), run it.
-  spin_states=
-  spin_s=
-  spin_por=
-  if "$checker" export --promela "$file" -o "$dir/model.pml" 2>"$dir/export.log" &&
-    (cd "$dir" && spin -o2 -a model.pml >spin.log 2>&1 &&
-      cc -O2 -w -DNOREDUCE -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan pan.c \
-        >cc.log 2>&1); then
-    # shellcheck disable=SC2086  # on and pan_flags are lists of words
-    (cd "$dir" && $on ./pan $pan_flags >pan.log 2>&1) || true
-    spin_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan.log")
-    run=1
-    while [ "$run" -lt "$runs" ]; do
-      # shellcheck disable=SC2086  # on and pan_flags are lists of words
-      (cd "$dir" && $on ./pan $pan_flags >>pan.more.log 2>&1) || true
-      run=$((run + 1))
-    done
+  if [ "$have_pan" = yes ]; then
+    spin_states=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' \
+      "$dir/pan.log" | head -n 1)
     spin_s=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' \
-      "$dir/pan.log" "$dir/pan.more.log" 2>/dev/null | least)
+      "$dir/pan.log" | least)
     # The same model with SPIN's own partial-order reduction.
     # shellcheck disable=SC2086  # pan_flags is a list of flags
     (cd "$dir" && cc -O2 -w -DNOCLAIM -DSAFETY -DMEMLIM="$memlim" -o pan_por \
@@ -252,12 +272,9 @@ for file in "$@"; do
     spin_por=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' "$dir/pan_por.log")
     if grep -q 'max search depth too small\|out of memory' "$dir/pan.log"; then
       echo "$name: pan stopped early:" >&2
-      grep 'max search depth too small\|out of memory' "$dir/pan.log" >&2
+      grep 'max search depth too small\|out of memory' "$dir/pan.log" | head -n 1 >&2
       spin_states="${spin_states}!"
     fi
-  else
-    echo "$name: export, spin or cc failed:" >&2
-    cat "$dir"/*.log >&2
   fi
 
   equal=no
