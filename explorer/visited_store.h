@@ -512,6 +512,7 @@ class VisitedStore {
                  half, index_bytes_[side]);
     }
     new_halves_.clear();
+    new_halves_keys_ = nullptr;  // the caller's, not kept past this
   }
 
   // A candidate the last Deduplicate of a shard found fresh, and where its
